@@ -1,0 +1,73 @@
+//! `geode`: list, run, play and inspect environment plugins.
+
+mod inspect;
+mod list;
+mod play;
+mod run;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use geode_runtime::{Registry, Runtime};
+use std::path::PathBuf;
+
+/// geode — reinforcement-learning environments as sandboxed WebAssembly components.
+#[derive(Parser)]
+#[command(name = "geode", version, about)]
+struct Cli {
+    /// Extra plugin files or directories to load (also read from GEODE_PLUGIN_PATH).
+    #[arg(long = "plugin", global = true, value_name = "PATH")]
+    plugins: Vec<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List every env id with its plugin and description.
+    List,
+    /// Run episodes with a random policy and print their statistics.
+    Run(run::RunArgs),
+    /// Play an env interactively: type actions, read observations.
+    Play(play::PlayArgs),
+    /// Show what a plugin file provides: contract version, ids, default configs.
+    Inspect {
+        /// The plugin component (`.wasm`).
+        file: PathBuf,
+    },
+}
+
+/// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`.
+fn registry(extra: &[PathBuf]) -> Result<Registry> {
+    let runtime = Runtime::new().context("starting the wasm runtime")?;
+    let mut registry = Registry::standard(runtime)?;
+    for path in extra {
+        if path.is_dir() {
+            registry.add_dir(path)?;
+        } else {
+            registry.add_file(path)?;
+        }
+    }
+    Ok(registry)
+}
+
+/// Parses `--config` (a JSON object) into overrides.
+fn parse_overrides(config: Option<&str>) -> Result<serde_json::Value> {
+    match config {
+        None => Ok(serde_json::Value::Null),
+        Some(text) => serde_json::from_str(text).with_context(|| format!("--config is not valid JSON: {text}")),
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        Command::List => registry(&cli.plugins).and_then(|r| list::print(&r)),
+        Command::Run(args) => registry(&cli.plugins).and_then(|r| run::run(&r, args)),
+        Command::Play(args) => registry(&cli.plugins).and_then(|r| play::play(&r, args)),
+        Command::Inspect { file } => inspect::inspect(file),
+    };
+    if let Err(error) = outcome {
+        eprintln!("error: {error:#}");
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,89 @@
+//! The shared wasmtime engine: pooling allocation, copy-on-write memory images, fuel, and epoch
+//! interruption driven by a ticker thread.
+
+use std::sync::Arc;
+use std::time::Duration;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+
+/// How long one epoch tick lasts; deadlines are rounded up to whole ticks.
+pub const EPOCH_TICK: Duration = Duration::from_millis(1);
+
+/// Engine-wide settings. Per-env limits live in [`Limits`](crate::Limits).
+#[derive(Debug, Clone)]
+pub struct EngineSettings {
+    /// Most component instances alive at once in the pooling allocator.
+    pub max_instances: u32,
+    /// Largest linear memory any instance may have (the pool's slot size), in bytes.
+    pub max_memory_bytes_per_instance: u64,
+    /// Use the pooling allocator (falls back to on-demand allocation when the pool cannot be reserved).
+    pub pooling: bool,
+}
+
+impl Default for EngineSettings {
+    fn default() -> Self {
+        EngineSettings { max_instances: 2_048, max_memory_bytes_per_instance: 1 << 30, pooling: true }
+    }
+}
+
+fn base_config() -> Config {
+    let mut config = Config::new();
+    config.wasm_component_model(true);
+    config.consume_fuel(true);
+    config.epoch_interruption(true);
+    config.memory_init_cow(true);
+    config.parallel_compilation(true);
+    config.max_wasm_stack(512 << 10);
+    config
+}
+
+fn pooling_config(settings: &EngineSettings) -> PoolingAllocationConfig {
+    let n = settings.max_instances;
+    let mut pool = PoolingAllocationConfig::default();
+    pool.total_component_instances(n)
+        .total_core_instances(n.saturating_mul(4))
+        .total_memories(n.saturating_mul(2))
+        .total_tables(n.saturating_mul(4))
+        .max_memories_per_component(4)
+        .max_tables_per_component(8)
+        .max_core_instances_per_component(16)
+        .max_memory_size(settings.max_memory_bytes_per_instance as usize)
+        .linear_memory_keep_resident(16 << 20)
+        .table_keep_resident(64 << 10)
+        .total_stacks(0);
+    pool
+}
+
+/// Builds the engine, preferring the pooling allocator.
+pub fn build_engine(settings: &EngineSettings) -> anyhow::Result<Engine> {
+    if settings.pooling {
+        let mut config = base_config();
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(settings)));
+        match Engine::new(&config) {
+            Ok(engine) => return Ok(engine),
+            Err(e) => eprintln!("geode: pooling allocator unavailable ({e:#}); using on-demand allocation"),
+        }
+    }
+    Ok(Engine::new(&base_config())?)
+}
+
+/// Advances the engine's epoch every [`EPOCH_TICK`] until the engine is dropped.
+pub fn start_epoch_ticker(engine: &Engine) -> Arc<std::thread::JoinHandle<()>> {
+    let weak = engine.weak();
+    let handle = std::thread::Builder::new()
+        .name("geode-epoch".into())
+        .spawn(move || {
+            while let Some(engine) = weak.upgrade() {
+                engine.increment_epoch();
+                drop(engine);
+                std::thread::sleep(EPOCH_TICK);
+            }
+        })
+        .expect("spawn epoch ticker thread");
+    Arc::new(handle)
+}
+
+/// The number of epoch ticks that covers `deadline` (at least one full tick past it).
+pub fn deadline_ticks(deadline: Duration) -> u64 {
+    let tick = EPOCH_TICK.as_nanos();
+    (deadline.as_nanos().div_ceil(tick) as u64).max(1) + 1
+}

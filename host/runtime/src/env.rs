@@ -1,0 +1,106 @@
+//! The `Env` trait every environment implements (component envs now; native envs and wrappers
+//! share it), and the values it returns.
+
+use crate::Result;
+use serde_json::{Map, Value};
+
+/// Extra information returned with an observation: a JSON object, kept as validated text so the
+/// hot path does not build maps nobody reads. Call [`Info::to_map`] or [`Info::get`] to read it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Info(String);
+
+impl Info {
+    /// Wraps `text` after checking it is a JSON object.
+    pub fn from_json(text: String) -> std::result::Result<Self, String> {
+        if !text.trim_start().starts_with('{') {
+            return Err(format!("info must be a JSON object, got `{}`", preview(&text)));
+        }
+        match serde_json::from_str::<serde::de::IgnoredAny>(&text) {
+            Ok(_) => Ok(Info(text)),
+            Err(e) => Err(format!("info is not valid JSON ({e}): `{}`", preview(&text))),
+        }
+    }
+
+    /// An empty object.
+    pub fn empty() -> Self {
+        Info("{}".to_owned())
+    }
+
+    /// Builds an info from a map.
+    pub fn from_map(map: &Map<String, Value>) -> Self {
+        Info(serde_json::to_string(map).expect("a JSON map always serializes"))
+    }
+
+    /// The JSON text.
+    pub fn as_json(&self) -> &str {
+        &self.0
+    }
+
+    /// The info as a map.
+    pub fn to_map(&self) -> Map<String, Value> {
+        serde_json::from_str(&self.0).unwrap_or_default()
+    }
+
+    /// One entry of the info.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.to_map().remove(key)
+    }
+}
+
+fn preview(text: &str) -> String {
+    let mut cut: String = text.chars().take(80).collect();
+    if cut.len() < text.len() {
+        cut.push('…');
+    }
+    cut
+}
+
+/// The start of an episode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResetOutput {
+    pub observation: String,
+    pub info: Info,
+}
+
+/// The outcome of one step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StepOutput {
+    pub observation: String,
+    pub reward: f64,
+    /// The episode ended inside the task.
+    pub terminated: bool,
+    /// The episode was cut short from outside the task (a turn limit).
+    pub truncated: bool,
+    pub info: Info,
+}
+
+impl StepOutput {
+    /// True when the episode is over, for either reason.
+    pub fn done(&self) -> bool {
+        self.terminated || self.truncated
+    }
+}
+
+/// An environment: GEM's `Env` API in Rust.
+pub trait Env: Send {
+    /// The id this env was made from.
+    fn id(&self) -> &str;
+
+    /// Starts a new episode; `Some(seed)` makes it replayable, `None` continues the env's randomness.
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput>;
+
+    /// Applies one action.
+    fn step(&mut self, action: &str) -> Result<StepOutput>;
+
+    /// A random action valid in the current state.
+    fn sample_random_action(&mut self) -> Result<String>;
+
+    /// A snapshot of the env's full state.
+    fn get_state(&mut self) -> Result<Vec<u8>>;
+
+    /// Restores a snapshot from [`Env::get_state`].
+    fn set_state(&mut self, state: &[u8]) -> Result<()>;
+
+    /// A new env of the same id and configuration; with `same_state`, in this env's state.
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>>;
+}

@@ -1,0 +1,113 @@
+//! The typed errors of the geode runtime.
+//!
+//! Every failure a caller can act on has its own variant: a limit that was hit, a plugin that
+//! broke the contract, a plugin that refused a call, or bad input from the caller.
+
+use std::time::Duration;
+
+/// Result alias used across the runtime.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// How a plugin refused a call (the contract's `env-error`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefusalKind {
+    /// The configuration was malformed or out of range.
+    BadConfig,
+    /// `create` was called with an id the plugin does not provide.
+    UnknownId,
+    /// The call is not allowed in the env's current state.
+    InvalidState,
+    /// A state snapshot could not be decoded.
+    BadState,
+    /// Any other failure the plugin reported.
+    Internal,
+}
+
+/// Everything that can go wrong when loading or running environments.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The guest used up the fuel (deterministic CPU budget) of one call.
+    #[error("env `{env}`: {call} ran out of fuel (budget {budget} units per call)")]
+    OutOfFuel { env: String, call: &'static str, budget: u64 },
+
+    /// The guest ran past the wall-clock deadline of one call.
+    #[error("env `{env}`: {call} exceeded its deadline of {limit:?}")]
+    Deadline { env: String, call: &'static str, limit: Duration },
+
+    /// The guest tried to grow its memory past the limit.
+    #[error("env `{env}`: {call} hit the memory limit of {limit_bytes} bytes")]
+    MemoryLimit { env: String, call: &'static str, limit_bytes: u64 },
+
+    /// The guest overflowed its call stack.
+    #[error("env `{env}`: {call} overflowed the wasm stack")]
+    StackOverflow { env: String, call: &'static str },
+
+    /// The guest trapped or panicked; `message` carries the guest's own words when it gave any.
+    #[error("env `{env}`: {call} trapped: {message}")]
+    GuestTrap { env: String, call: &'static str, message: String },
+
+    /// The guest returned something the contract forbids (an info that is not a JSON object,
+    /// an output over its size limit, a spec that does not parse).
+    #[error("env `{env}`: contract violation in {call}: {message}")]
+    Contract { env: String, call: &'static str, message: String },
+
+    /// The plugin refused the call with a typed error.
+    #[error("env `{env}`: {call} refused ({kind:?}): {message}")]
+    Refused { env: String, call: &'static str, kind: RefusalKind, message: String },
+
+    /// A configuration override was rejected before reaching the plugin.
+    #[error("env `{id}`: bad config key `{key}`: {message}")]
+    BadConfig { id: String, key: String, message: String },
+
+    /// No loaded plugin provides this id.
+    #[error("unknown env id `{id}`{}", suggest(.suggestions))]
+    UnknownEnv { id: String, suggestions: Vec<String> },
+
+    /// Bytes given as a plugin are not a loadable geode component.
+    #[error("{source_name} is not a geode plugin: {reason}")]
+    NotAPlugin { source_name: String, reason: String },
+
+    /// Two plugins provide the same id.
+    #[error("env id `{id}` is provided by both {first} and {second}")]
+    DuplicateId { id: String, first: String, second: String },
+
+    /// Input from the caller is larger than the env's limit allows.
+    #[error("env `{env}`: {what} is {len} bytes, over the limit of {limit} bytes")]
+    InputTooLarge { env: String, what: &'static str, len: usize, limit: usize },
+
+    /// The call is not possible in the env's state (stepped before reset, after a trap...).
+    #[error("env `{env}`: {message}")]
+    InvalidState { env: String, message: String },
+
+    /// A file system or other host-side failure.
+    #[error("{context}: {source}")]
+    Io { context: String, source: std::io::Error },
+
+    /// An unexpected host-side failure (a bug in geode if it ever shows).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+fn suggest(suggestions: &[String]) -> String {
+    if suggestions.is_empty() {
+        String::from(" (run `geode list` to see the available ids)")
+    } else {
+        format!("; did you mean {}?", suggestions.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+    }
+}
+
+impl Error {
+    /// True when the error came from the guest hitting a limit or trapping: the instance that
+    /// raised it has been discarded, and the next `reset` builds a fresh one.
+    pub fn is_trap(&self) -> bool {
+        matches!(
+            self,
+            Error::OutOfFuel { .. }
+                | Error::Deadline { .. }
+                | Error::MemoryLimit { .. }
+                | Error::StackOverflow { .. }
+                | Error::GuestTrap { .. }
+                | Error::Contract { .. }
+        )
+    }
+}

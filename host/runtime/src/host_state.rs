@@ -1,0 +1,109 @@
+//! The per-store state of a guest instance and the host imports it may call.
+
+use crate::bindings::env_world::geode::env::{dataset, log, sandbox, types};
+use crate::limits::{Limits, StoreLimiter};
+use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock};
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+/// How many bytes of guest stderr are kept to explain a trap.
+const STDERR_TAIL_BYTES: usize = 8 << 10;
+
+/// Everything one guest instance's store owns.
+pub struct GuestState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    /// Memory/table limits, and whether a growth was refused.
+    pub limiter: StoreLimiter,
+    /// The guest's randomness; reseeded on seeded resets.
+    pub random: SeededRandom,
+    /// The guest's clocks; rewound on seeded resets.
+    pub clock: VirtualClock,
+    /// Guest stderr (its tail explains panics).
+    pub stderr: CapturePipe,
+    /// Guest stdout (kept short; envs talk through return values).
+    pub stdout: CapturePipe,
+    /// The env id, for log lines.
+    pub label: String,
+}
+
+impl GuestState {
+    /// A state that grants nothing: no files, no network, no environment, no arguments.
+    pub fn new(label: &str, limits: &Limits, entropy: u64) -> Self {
+        let random = SeededRandom::new(entropy);
+        let clock = VirtualClock::default();
+        let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
+        let stdout = CapturePipe::new(STDERR_TAIL_BYTES);
+        let wasi = WasiCtxBuilder::new()
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .secure_random(random.clone())
+            .insecure_random(random.clone())
+            .insecure_random_seed(0)
+            .wall_clock(clock.clone())
+            .monotonic_clock(clock.clone())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        let mut table = ResourceTable::new();
+        table.set_max_capacity(limits.max_resource_handles);
+        GuestState {
+            wasi,
+            table,
+            limiter: StoreLimiter::new(limits),
+            random,
+            clock,
+            stderr,
+            stdout,
+            label: label.to_owned(),
+        }
+    }
+
+    /// Makes the guest's randomness and time depend only on `seed` from here on.
+    pub fn reseed(&mut self, seed: u64) {
+        self.random.reseed(seed);
+        self.clock.rewind();
+    }
+}
+
+impl WasiView for GuestState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+impl types::Host for GuestState {}
+
+impl log::Host for GuestState {
+    fn log(&mut self, level: log::Level, message: String) {
+        let verbose = std::env::var_os("GEODE_LOG").is_some();
+        if verbose || matches!(level, log::Level::Warn | log::Level::Error) {
+            let message: String = message.chars().take(2_000).collect();
+            eprintln!("[{} {level:?}] {message}", self.label);
+        }
+    }
+}
+
+impl dataset::Host for GuestState {
+    fn len(&mut self, name: String) -> Result<u64, String> {
+        Err(format!("dataset `{name}` is not loaded on this host"))
+    }
+
+    fn row(&mut self, name: String, _index: u64) -> Result<String, String> {
+        Err(format!("dataset `{name}` is not loaded on this host"))
+    }
+}
+
+impl sandbox::Host for GuestState {
+    fn run(&mut self, _request: sandbox::RunRequest) -> sandbox::RunOutcome {
+        sandbox::RunOutcome {
+            status: sandbox::RunStatus::Unsupported,
+            exit_code: -1,
+            stdout: String::new(),
+            stderr: "no code sandbox is configured on this host".to_owned(),
+            fuel_used: 0,
+            elapsed_us: 0,
+        }
+    }
+}

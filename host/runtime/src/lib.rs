@@ -1,0 +1,40 @@
+//! # geode-runtime
+//!
+//! The host side of geode: loads reinforcement-learning environments compiled as WebAssembly
+//! components (the `geode:env@0.1.0` contract in `wit/`), runs each in its own sandboxed
+//! instance under fuel, memory and deadline limits, and exposes GEM's env API to Rust.
+//!
+//! ```no_run
+//! use geode_runtime::{Env, Registry, Runtime};
+//!
+//! let registry = Registry::standard(Runtime::new()?)?;
+//! let mut env = registry.make("game:GuessTheNumber-v0-hard", &serde_json::json!({}))?;
+//! let first = env.reset(Some(42))?;
+//! println!("{}", first.observation);
+//! let step = env.step("\\boxed{25}")?;
+//! println!("reward {} done {}", step.reward, step.done());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bindings;
+pub mod cache;
+mod component_env;
+pub mod config;
+pub mod engine;
+mod env;
+mod error;
+mod host_state;
+mod limits;
+mod plugin;
+mod registry;
+mod runtime;
+pub mod wasi_virtual;
+
+pub use bindings::{CONTRACT_VERSION, ENV_EXPORT};
+pub use component_env::ComponentEnv;
+pub use env::{Env, Info, ResetOutput, StepOutput};
+pub use error::{Error, RefusalKind, Result};
+pub use limits::Limits;
+pub use plugin::{EnvSpec, Plugin, PluginSource};
+pub use registry::{BUILTIN_PLUGINS, PLUGIN_PATH_VAR, Registry};
+pub use runtime::Runtime;

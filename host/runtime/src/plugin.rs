@@ -1,0 +1,181 @@
+//! A loaded plugin: its compiled component, a pre-instantiated template, and the specs its
+//! `describe()` returned.
+
+use crate::bindings::env_world::EnvPluginPre;
+use crate::bindings::{CONTRACT_VERSION, ENV_EXPORT};
+use crate::host_state::GuestState;
+use crate::limits::Limits;
+use crate::runtime::Runtime;
+use crate::{Error, Result};
+use serde_json::{Map, Value};
+use std::path::PathBuf;
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::types::ComponentItem;
+
+/// Where a plugin came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PluginSource {
+    /// Compiled into the geode binary from `plugins/<name>`.
+    Builtin(String),
+    /// Loaded from a `.wasm` file.
+    File(PathBuf),
+}
+
+impl std::fmt::Display for PluginSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PluginSource::Builtin(name) => write!(f, "built-in plugin `{name}`"),
+            PluginSource::File(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+/// One id a plugin provides.
+#[derive(Debug, Clone)]
+pub struct EnvSpec {
+    /// The id users pass to `make`.
+    pub id: String,
+    /// The default configuration (a JSON object).
+    pub default_config: Map<String, Value>,
+    /// One line for listings.
+    pub description: String,
+}
+
+/// A plugin ready to instantiate.
+pub struct Plugin {
+    pub(crate) runtime: Runtime,
+    pub(crate) pre: EnvPluginPre<GuestState>,
+    source: PluginSource,
+    specs: Vec<EnvSpec>,
+    sha256: String,
+    size: usize,
+}
+
+impl std::fmt::Debug for Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plugin").field("source", &self.source).field("ids", &self.ids()).finish()
+    }
+}
+
+impl Plugin {
+    /// Compiles (or loads from the cache) `wasm`, checks it is a geode env plugin and asks it
+    /// for its specs.
+    pub fn load(runtime: &Runtime, source: PluginSource, wasm: &[u8]) -> Result<Arc<Plugin>> {
+        let not_a_plugin = |reason: String| Error::NotAPlugin { source_name: source.to_string(), reason };
+        let component = runtime.cache().load(runtime.engine(), wasm).map_err(|e| {
+            not_a_plugin(format!("not a valid WebAssembly component ({})", first_line(&format!("{e:#}"))))
+        })?;
+        check_exports(runtime, &component).map_err(not_a_plugin)?;
+        let instance_pre = runtime
+            .linker()
+            .instantiate_pre(&component)
+            .map_err(|e| not_a_plugin(format!("it needs an import geode does not provide: {e:#}")))?;
+        let pre = EnvPluginPre::new(instance_pre)
+            .map_err(|e| not_a_plugin(format!("its `{ENV_EXPORT}` export does not match the contract: {e:#}")))?;
+        let mut plugin = Plugin {
+            runtime: runtime.clone(),
+            pre,
+            source: source.clone(),
+            specs: Vec::new(),
+            sha256: crate::cache::sha256_hex(wasm),
+            size: wasm.len(),
+        };
+        plugin.specs = plugin.describe()?;
+        Ok(Arc::new(plugin))
+    }
+
+    fn describe(&self) -> Result<Vec<EnvSpec>> {
+        let label = self.source.to_string();
+        let mut store = self.new_store(&label, &Limits::default(), 0);
+        let api = self.pre.instantiate(&mut store).map_err(|e| Error::NotAPlugin {
+            source_name: label.clone(),
+            reason: format!("it failed to start: {e:#}"),
+        })?;
+        let raw = api.geode_env_env().call_describe(&mut store).map_err(|e| Error::GuestTrap {
+            env: label.clone(),
+            call: "describe",
+            message: format!("{e:#}"),
+        })?;
+        let mut specs: Vec<EnvSpec> = Vec::with_capacity(raw.len());
+        for spec in raw {
+            let contract = |message: String| Error::Contract { env: label.clone(), call: "describe", message };
+            let default_config = match serde_json::from_str(&spec.default_config) {
+                Ok(Value::Object(map)) => map,
+                _ => return Err(contract(format!("default config of `{}` is not a JSON object", spec.id))),
+            };
+            if spec.id.is_empty() || specs.iter().any(|s| s.id == spec.id) {
+                return Err(contract(format!("id `{}` is empty or listed twice", spec.id)));
+            }
+            specs.push(EnvSpec { id: spec.id, default_config, description: spec.description });
+        }
+        if specs.is_empty() {
+            return Err(Error::NotAPlugin { source_name: label, reason: "it describes no env ids".into() });
+        }
+        Ok(specs)
+    }
+
+    /// A store for one instance of this plugin, with limits applied.
+    pub(crate) fn new_store(&self, label: &str, limits: &Limits, entropy: u64) -> Store<GuestState> {
+        let mut store = Store::new(self.runtime.engine(), GuestState::new(label, limits, entropy));
+        store.limiter(|state| &mut state.limiter);
+        limits.arm(&mut store);
+        store
+    }
+
+    /// Where the plugin came from.
+    pub fn source(&self) -> &PluginSource {
+        &self.source
+    }
+
+    /// The ids it provides, with default configs.
+    pub fn specs(&self) -> &[EnvSpec] {
+        &self.specs
+    }
+
+    /// The ids it provides.
+    pub fn ids(&self) -> Vec<&str> {
+        self.specs.iter().map(|s| s.id.as_str()).collect()
+    }
+
+    /// The spec of `id`, if this plugin provides it.
+    pub fn spec(&self, id: &str) -> Option<&EnvSpec> {
+        self.specs.iter().find(|s| s.id == id)
+    }
+
+    /// The contract version the plugin was built against.
+    pub fn contract_version(&self) -> &'static str {
+        CONTRACT_VERSION
+    }
+
+    /// SHA-256 of the component bytes.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Size of the component in bytes.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or(text)
+}
+
+/// Checks the component exports the env interface of this contract version, explaining what it
+/// exports instead when it does not.
+fn check_exports(runtime: &Runtime, component: &wasmtime::component::Component) -> std::result::Result<(), String> {
+    let ty = component.component_type();
+    let exports: Vec<String> = ty.exports(runtime.engine()).map(|(name, _)| name.to_owned()).collect();
+    if ty.exports(runtime.engine()).any(|(name, item)| name == ENV_EXPORT && matches!(item.ty, ComponentItem::ComponentInstance(_))) {
+        return Ok(());
+    }
+    if let Some(other) = exports.iter().find(|name| name.starts_with("geode:env/env@")) {
+        return Err(format!("it was built against contract `{other}`; this host speaks `{ENV_EXPORT}`"));
+    }
+    if exports.is_empty() {
+        return Err(format!("it exports nothing; an env plugin exports `{ENV_EXPORT}`"));
+    }
+    Err(format!("it does not export `{ENV_EXPORT}` (it exports {})", exports.join(", ")))
+}

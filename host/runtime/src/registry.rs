@@ -1,0 +1,164 @@
+//! [`Registry`]: every env id the loaded plugins provide, and `make(id, overrides)`.
+
+use crate::component_env::ComponentEnv;
+use crate::config::merge;
+use crate::limits::Limits;
+use crate::plugin::{EnvSpec, Plugin, PluginSource};
+use crate::runtime::Runtime;
+use crate::{Error, Result};
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
+
+/// The environment variable listing extra plugin directories or files (`:`-separated).
+pub const PLUGIN_PATH_VAR: &str = "GEODE_PLUGIN_PATH";
+
+/// The ids of all loaded plugins.
+#[derive(Clone)]
+pub struct Registry {
+    runtime: Runtime,
+    plugins: Vec<Arc<Plugin>>,
+    ids: BTreeMap<String, Arc<Plugin>>,
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry").field("ids", &self.ids.keys().collect::<Vec<_>>()).finish()
+    }
+}
+
+impl Registry {
+    /// An empty registry on `runtime`.
+    pub fn empty(runtime: Runtime) -> Self {
+        Registry { runtime, plugins: Vec::new(), ids: BTreeMap::new() }
+    }
+
+    /// The built-in plugins plus everything on `GEODE_PLUGIN_PATH`.
+    pub fn standard(runtime: Runtime) -> Result<Self> {
+        let mut registry = Self::with_builtins(runtime)?;
+        if let Some(paths) = std::env::var_os(PLUGIN_PATH_VAR) {
+            for path in std::env::split_paths(&paths) {
+                if path.is_dir() {
+                    registry.add_dir(&path)?;
+                } else if path.exists() {
+                    registry.add_file(&path)?;
+                }
+            }
+        }
+        Ok(registry)
+    }
+
+    /// The plugins compiled into geode from `plugins/`.
+    pub fn with_builtins(runtime: Runtime) -> Result<Self> {
+        let mut registry = Self::empty(runtime);
+        for (name, wasm) in BUILTIN_PLUGINS {
+            registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
+        }
+        Ok(registry)
+    }
+
+    /// Loads a plugin from component bytes and registers its ids.
+    pub fn add_bytes(&mut self, source: PluginSource, wasm: &[u8]) -> Result<Arc<Plugin>> {
+        let plugin = Plugin::load(&self.runtime, source, wasm)?;
+        for spec in plugin.specs() {
+            if let Some(first) = self.ids.get(&spec.id) {
+                return Err(Error::DuplicateId {
+                    id: spec.id.clone(),
+                    first: first.source().to_string(),
+                    second: plugin.source().to_string(),
+                });
+            }
+        }
+        for spec in plugin.specs() {
+            self.ids.insert(spec.id.clone(), plugin.clone());
+        }
+        self.plugins.push(plugin.clone());
+        Ok(plugin)
+    }
+
+    /// Loads a `.wasm` plugin file.
+    pub fn add_file(&mut self, path: &Path) -> Result<Arc<Plugin>> {
+        let wasm = std::fs::read(path)
+            .map_err(|source| Error::Io { context: format!("reading plugin {}", path.display()), source })?;
+        self.add_bytes(PluginSource::File(path.to_path_buf()), &wasm)
+    }
+
+    /// Loads every `*.wasm` file in `dir` (sorted by name).
+    pub fn add_dir(&mut self, dir: &Path) -> Result<Vec<Arc<Plugin>>> {
+        let entries = std::fs::read_dir(dir)
+            .map_err(|source| Error::Io { context: format!("reading plugin directory {}", dir.display()), source })?;
+        let mut files: Vec<_> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|ext| ext == "wasm"))
+            .collect();
+        files.sort();
+        files.iter().map(|path| self.add_file(path)).collect()
+    }
+
+    /// The runtime the plugins run on.
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    /// Every loaded plugin.
+    pub fn plugins(&self) -> &[Arc<Plugin>] {
+        &self.plugins
+    }
+
+    /// Every id, sorted.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.ids.keys().map(String::as_str)
+    }
+
+    /// The spec of `id` and the plugin providing it.
+    pub fn lookup(&self, id: &str) -> Result<(&Arc<Plugin>, &EnvSpec)> {
+        match self.ids.get(id) {
+            Some(plugin) => Ok((plugin, plugin.spec(id).expect("registered id has a spec"))),
+            None => Err(Error::UnknownEnv { id: id.to_owned(), suggestions: self.suggest(id) }),
+        }
+    }
+
+    fn suggest(&self, id: &str) -> Vec<String> {
+        let wanted = id.to_lowercase();
+        let mut close: Vec<(usize, &str)> = self
+            .ids
+            .keys()
+            .filter_map(|known| {
+                let lower = known.to_lowercase();
+                let distance = strsim::levenshtein(&wanted, &lower);
+                let related = lower.contains(&wanted) || wanted.contains(&lower);
+                (related || distance <= 3.max(wanted.len() / 5)).then_some((distance, known.as_str()))
+            })
+            .collect();
+        close.sort();
+        close.into_iter().take(3).map(|(_, id)| id.to_owned()).collect()
+    }
+
+    /// Makes env `id` with default limits. `overrides` must be a JSON object (or null).
+    pub fn make(&self, id: &str, overrides: &Value) -> Result<ComponentEnv> {
+        self.make_with_limits(id, overrides, Limits::default())
+    }
+
+    /// Makes env `id` with explicit limits.
+    pub fn make_with_limits(&self, id: &str, overrides: &Value, limits: Limits) -> Result<ComponentEnv> {
+        let (plugin, spec) = self.lookup(id)?;
+        let empty = Map::new();
+        let overrides = match overrides {
+            Value::Null => &empty,
+            Value::Object(map) => map,
+            other => {
+                return Err(Error::BadConfig {
+                    id: id.to_owned(),
+                    key: "<root>".to_owned(),
+                    message: format!("overrides must be a JSON object, got {other}"),
+                });
+            }
+        };
+        let config = merge(id, &spec.default_config, overrides)?;
+        ComponentEnv::new(plugin.clone(), id, Value::Object(config).to_string(), limits)
+    }
+}

@@ -1,0 +1,61 @@
+//! [`Runtime`]: the engine, the linker with every host import, and the compile cache, shared by
+//! all plugins and env instances of a process.
+
+use crate::bindings::env_world::EnvPlugin;
+use crate::cache::{CompileCache, default_cache_dir};
+use crate::engine::{EngineSettings, build_engine, start_epoch_ticker};
+use crate::host_state::GuestState;
+use std::sync::Arc;
+use wasmtime::Engine;
+use wasmtime::component::{HasSelf, Linker};
+
+/// Shared runtime state. Cheap to clone (an `Arc`); send it to any thread.
+#[derive(Clone)]
+pub struct Runtime {
+    inner: Arc<RuntimeInner>,
+}
+
+struct RuntimeInner {
+    engine: Engine,
+    linker: Linker<GuestState>,
+    cache: CompileCache,
+    _ticker: Arc<std::thread::JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").field("cache", &self.inner.cache).finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// A runtime with default engine settings and the default compile cache directory.
+    pub fn new() -> anyhow::Result<Self> {
+        Self::with_settings(&EngineSettings::default(), CompileCache::new(default_cache_dir()))
+    }
+
+    /// A runtime with explicit engine settings and cache.
+    pub fn with_settings(settings: &EngineSettings, cache: CompileCache) -> anyhow::Result<Self> {
+        let engine = build_engine(settings)?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        EnvPlugin::add_to_linker::<GuestState, HasSelf<GuestState>>(&mut linker, |state| state)?;
+        let ticker = start_epoch_ticker(&engine);
+        Ok(Runtime { inner: Arc::new(RuntimeInner { engine, linker, cache, _ticker: ticker }) })
+    }
+
+    /// The shared engine.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// The linker holding WASI (granting nothing) and the geode host imports.
+    pub fn linker(&self) -> &Linker<GuestState> {
+        &self.inner.linker
+    }
+
+    /// The compile cache.
+    pub fn cache(&self) -> &CompileCache {
+        &self.inner.cache
+    }
+}

@@ -1,0 +1,96 @@
+//! # geode-sdk: environment plugins in plain Rust
+//!
+//! Implement [`Environment`] for a struct and call [`export_env!`] once; the SDK turns it into a
+//! component implementing the `geode:env/env@0.1.0` contract. No WIT, no bindings, no JSON plumbing:
+//!
+//! ```ignore
+//! use geode_sdk::prelude::*;
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Coin { flips: u32 }
+//!
+//! impl Environment for Coin {
+//!     fn specs() -> Vec<Spec> { vec![Spec::new("demo:Coin-v0", "Call the coin flip", json!({}))] }
+//!     fn create(_id: &str, _config: Config) -> Result<Self, Error> { Ok(Coin { flips: 0 }) }
+//!     fn reset(&mut self, _rng: &mut Rng) -> Result<Reset, Error> { Ok(Reset::new("heads or tails?")) }
+//!     fn step(&mut self, action: &str, rng: &mut Rng) -> Result<Step, Error> {
+//!         let heads = rng.below(2) == 0;
+//!         let won = (action.trim() == "heads") == heads;
+//!         Ok(Step::new("flipped", if won { 1.0 } else { 0.0 }).terminated())
+//!     }
+//!     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
+//!         if rng.below(2) == 0 { "heads".into() } else { "tails".into() }
+//!     }
+//! }
+//! export_env!(Coin);
+//! ```
+
+pub mod config;
+pub mod error;
+pub mod game;
+pub mod parse;
+mod plugin;
+pub mod records;
+pub mod rng;
+
+#[doc(hidden)]
+pub mod bindings {
+    wit_bindgen::generate!({
+        path: "../../wit/v0.1.0",
+        world: "env-plugin",
+        pub_export_macro: true,
+        export_macro_name: "export_env_plugin",
+        default_bindings_module: "geode_sdk::bindings",
+        generate_all,
+    });
+}
+
+pub use config::Config;
+pub use error::Error;
+#[doc(hidden)]
+pub use plugin::{Plugin, Slot};
+pub use records::{Info, Reset, Spec, Step};
+pub use rng::Rng;
+
+/// The trait a plugin's environment implements. Only `specs`, `create`, `reset`, `step` and
+/// `sample_random_action` are required; state snapshots come from serde.
+pub trait Environment: serde::Serialize + serde::de::DeserializeOwned + Sized + 'static {
+    /// Every id this plugin provides, each with its default configuration.
+    fn specs() -> Vec<Spec>;
+
+    /// Builds the env for `id` from its configuration (defaults merged with the user's overrides).
+    fn create(id: &str, config: Config) -> Result<Self, Error>;
+
+    /// Starts a new episode. `rng` has already been reseeded when the caller gave a seed.
+    fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error>;
+
+    /// Applies one action. Unparsable actions are format errors in the reward, never `Err`.
+    fn step(&mut self, action: &str, rng: &mut Rng) -> Result<Step, Error>;
+
+    /// A random action valid in the current state.
+    fn sample_random_action(&mut self, rng: &mut Rng) -> String;
+}
+
+/// Exports an [`Environment`] as the plugin's env implementation. Call it once per plugin crate.
+#[macro_export]
+macro_rules! export_env {
+    ($env:ty) => {
+        #[doc(hidden)]
+        type __GeodeEnvPlugin = $crate::Plugin<$env>;
+        $crate::bindings::export_env_plugin!(__GeodeEnvPlugin with_types_in $crate::bindings);
+    };
+}
+
+/// Logs a message to the host's log (shown by `geode` with `RUST_LOG`-style verbosity).
+pub fn log_info(message: &str) {
+    bindings::geode::env::log::log(bindings::geode::env::log::Level::Info, message);
+}
+
+/// Everything a plugin usually needs, in one import.
+pub mod prelude {
+    pub use crate::game::{GameReward, REWARD};
+    pub use crate::parse::{last_boxed, last_boxed_int};
+    pub use crate::{Config, Environment, Error, Info, Reset, Rng, Spec, Step, export_env};
+    pub use serde::{Deserialize, Serialize};
+    pub use serde_json::json;
+}

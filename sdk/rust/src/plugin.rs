@@ -1,0 +1,100 @@
+//! The glue between an [`Environment`] and the generated component bindings.
+
+use crate::bindings::exports::geode::env::env::{
+    EnvError, EnvSpec, Guest, GuestInstance, Instance, ResetResult, StepResult,
+};
+use crate::{Config, Environment, Error, Info, Rng};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::marker::PhantomData;
+
+/// The component's export type for environment `E` (named by [`export_env!`](crate::export_env)).
+pub struct Plugin<E>(PhantomData<E>);
+
+/// One live env: the author's state plus the randomness the SDK owns for it.
+pub struct Slot<E> {
+    inner: RefCell<SlotState<E>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct SlotState<E> {
+    env: E,
+    rng: Rng,
+    started: bool,
+}
+
+fn info_json(info: &Info) -> String {
+    serde_json::to_string(info).unwrap_or_else(|_| "{}".to_owned())
+}
+
+fn entropy_seed() -> u64 {
+    // WASI randomness is virtualized and seeded by the host per instance, so this replays too.
+    getrandom::u64().unwrap_or(0x9e37_79b9_7f4a_7c15)
+}
+
+impl<E: Environment> Guest for Plugin<E> {
+    type Instance = Slot<E>;
+
+    fn describe() -> Vec<EnvSpec> {
+        E::specs()
+            .into_iter()
+            .map(|s| EnvSpec { id: s.id, default_config: s.default_config.to_string(), description: s.description })
+            .collect()
+    }
+
+    fn create(id: String, config: String) -> Result<Instance, EnvError> {
+        if !E::specs().iter().any(|s| s.id == id) {
+            return Err(Error::UnknownId(id).into());
+        }
+        let config = Config::from_json(&config)?;
+        let env = E::create(&id, config)?;
+        let state = SlotState { env, rng: Rng::seeded(entropy_seed()), started: false };
+        Ok(Instance::new(Slot { inner: RefCell::new(state) }))
+    }
+}
+
+impl<E: Environment> GuestInstance for Slot<E> {
+    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
+        let mut slot = self.inner.borrow_mut();
+        let SlotState { env, rng, started } = &mut *slot;
+        if let Some(seed) = seed {
+            rng.seed(seed);
+        }
+        let reset = env.reset(rng)?;
+        *started = true;
+        Ok(ResetResult { observation: reset.observation, info: info_json(&reset.info) })
+    }
+
+    fn step(&self, action: String) -> Result<StepResult, EnvError> {
+        let mut slot = self.inner.borrow_mut();
+        let SlotState { env, rng, started } = &mut *slot;
+        if !*started {
+            return Err(Error::InvalidState("step called before reset".into()).into());
+        }
+        let step = env.step(&action, rng)?;
+        Ok(StepResult {
+            observation: step.observation,
+            reward: step.reward,
+            terminated: step.terminated,
+            truncated: step.truncated,
+            info: info_json(&step.info),
+        })
+    }
+
+    fn sample_random_action(&self) -> Result<String, EnvError> {
+        let mut slot = self.inner.borrow_mut();
+        let SlotState { env, rng, .. } = &mut *slot;
+        Ok(env.sample_random_action(rng))
+    }
+
+    fn get_state(&self) -> Result<Vec<u8>, EnvError> {
+        serde_json::to_vec(&*self.inner.borrow()).map_err(|e| Error::Internal(format!("cannot encode state: {e}")).into())
+    }
+
+    fn set_state(&self, state: Vec<u8>) -> Result<(), EnvError> {
+        let decoded: SlotState<E> =
+            serde_json::from_slice(&state).map_err(|e| EnvError::from(Error::BadState(e.to_string())))?;
+        *self.inner.borrow_mut() = decoded;
+        Ok(())
+    }
+}

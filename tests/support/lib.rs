@@ -1,0 +1,30 @@
+//! Shared helpers for the integration tests: one runtime per test binary, the built-in and test
+//! plugins loaded from this repo's own builds.
+
+use geode_runtime::{PluginSource, Registry, Runtime};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// The hostile test plugin's component file (built by `tests/build.rs`).
+pub fn hostile_wasm() -> PathBuf {
+    PathBuf::from(env!("GEODE_TEST_PLUGIN_HOSTILE"))
+}
+
+/// One runtime shared by all tests of a binary (as a trainer would share it).
+pub fn runtime() -> Runtime {
+    static RUNTIME: OnceLock<Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| Runtime::new().expect("runtime starts")).clone()
+}
+
+/// The built-in plugins plus the hostile test plugin.
+pub fn registry() -> Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY
+        .get_or_init(|| {
+            let mut registry = Registry::with_builtins(runtime()).expect("built-in plugins load");
+            let wasm = std::fs::read(hostile_wasm()).expect("hostile plugin was built");
+            registry.add_bytes(PluginSource::File(hostile_wasm()), &wasm).expect("hostile plugin loads");
+            registry
+        })
+        .clone()
+}
