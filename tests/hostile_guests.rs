@@ -80,7 +80,7 @@ fn panic_message_reaches_the_error() {
 
 #[test]
 fn huge_observation_is_a_contract_violation() {
-    let limits = Limits { max_memory_bytes: 512 << 20, ..Limits::default() };
+    let limits = Limits { max_memory_bytes: 512 << 20, fuel_per_call: Some(5_000_000_000), ..Limits::default() };
     let error = attack("hostile:huge-observation", limits, Duration::from_secs(20));
     assert!(matches!(error, Error::Contract { .. }), "{error}");
     assert!(error.to_string().contains("observation is 104857600 bytes"), "{error}");

@@ -135,7 +135,8 @@ impl Registry {
             })
             .collect();
         close.sort();
-        close.into_iter().take(3).map(|(_, id)| id.to_owned()).collect()
+        let best = close.first().map_or(0, |(d, _)| *d);
+        close.into_iter().take_while(|(d, _)| *d <= best + 1).take(3).map(|(_, id)| id.to_owned()).collect()
     }
 
     /// Makes env `id` with default limits. `overrides` must be a JSON object (or null).
