@@ -8,7 +8,9 @@ const HARD: &str = "game:GuessTheNumber-v0-hard";
 
 #[test]
 fn unknown_id_suggests_close_ids() {
-    let error = registry().make("game:GuessTheNumbr-v0-hard", &json!({})).unwrap_err();
+    let error = registry()
+        .make("game:GuessTheNumbr-v0-hard", &json!({}))
+        .unwrap_err();
     assert!(matches!(error, Error::UnknownEnv { .. }));
     assert_eq!(
         error.to_string(),
@@ -29,70 +31,138 @@ fn unknown_config_key_is_named() {
 
 #[test]
 fn wrong_config_type_is_named() {
-    let error = registry().make(HARD, &json!({"max_turns": "seven"})).unwrap_err();
+    let error = registry()
+        .make(HARD, &json!({"max_turns": "seven"}))
+        .unwrap_err();
     assert!(matches!(&error, Error::BadConfig { key, .. } if key == "max_turns"));
-    assert!(error.to_string().contains("expected an integer, got a string (\"seven\")"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("expected an integer, got a string (\"seven\")"),
+        "{error}"
+    );
     let error = registry().make(HARD, &json!([1, 2])).unwrap_err();
-    assert!(error.to_string().contains("overrides must be a JSON object"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("overrides must be a JSON object"),
+        "{error}"
+    );
 }
 
 #[test]
 fn plugin_rejects_inconsistent_config() {
-    let error = registry().make(HARD, &json!({"min_number": 60})).unwrap_err();
-    assert!(matches!(error, Error::Refused { kind: RefusalKind::BadConfig, call: "create", .. }), "{error}");
+    let error = registry()
+        .make(HARD, &json!({"min_number": 60}))
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            Error::Refused {
+                kind: RefusalKind::BadConfig,
+                call: "create",
+                ..
+            }
+        ),
+        "{error}"
+    );
     assert!(error.to_string().contains("max_number"), "{error}");
 }
 
 #[test]
 fn overrides_apply() {
-    let mut env = registry().make(HARD, &json!({"max_number": 100, "max_turns": 12})).unwrap();
+    let mut env = registry()
+        .make(HARD, &json!({"max_number": 100, "max_turns": 12}))
+        .unwrap();
     let obs = env.reset(Some(0)).unwrap().observation;
-    assert!(obs.contains("between 1 and 100 (inclusive) within 12 turns"), "{obs}");
+    assert!(
+        obs.contains("between 1 and 100 (inclusive) within 12 turns"),
+        "{obs}"
+    );
 }
 
 fn load(bytes: &[u8]) -> Error {
     let mut registry = Registry::empty(runtime());
-    registry.add_bytes(PluginSource::File("bad.wasm".into()), bytes).unwrap_err()
+    registry
+        .add_bytes(PluginSource::File("bad.wasm".into()), bytes)
+        .unwrap_err()
 }
 
 #[test]
 fn random_bytes_are_not_a_plugin() {
-    let noise: Vec<u8> = (0u32..4096).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    let noise: Vec<u8> = (0u32..4096)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
     let error = load(&noise);
     assert!(matches!(error, Error::NotAPlugin { .. }));
-    assert!(error.to_string().starts_with("bad.wasm is not a geode plugin: not a valid WebAssembly component"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("bad.wasm is not a geode plugin: not a valid WebAssembly component"),
+        "{error}"
+    );
 }
 
 #[test]
 fn core_module_and_empty_component_are_not_plugins() {
     let error = load(b"(module)");
-    assert!(error.to_string().contains("not a valid WebAssembly component"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("not a valid WebAssembly component"),
+        "{error}"
+    );
     let error = load(b"(component)");
-    assert!(error.to_string().contains("it exports nothing; an env plugin exports `geode:env/env@0.1.0`"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("it exports nothing; an env plugin exports `geode:env/env@0.1.0`"),
+        "{error}"
+    );
 }
 
 #[test]
 fn missing_file_names_the_path() {
     let mut registry = Registry::empty(runtime());
-    let error = registry.add_file("/no/such/plugin.wasm".as_ref()).unwrap_err();
-    assert!(error.to_string().starts_with("reading plugin /no/such/plugin.wasm"), "{error}");
+    let error = registry
+        .add_file("/no/such/plugin.wasm".as_ref())
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .starts_with("reading plugin /no/such/plugin.wasm"),
+        "{error}"
+    );
 }
 
 #[test]
 fn duplicate_ids_are_refused() {
     let mut registry = Registry::with_builtins(runtime()).unwrap();
-    let (_, wasm) = geode_runtime::BUILTIN_PLUGINS.iter().find(|(n, _)| *n == "guess-the-number").unwrap();
-    let error = registry.add_bytes(PluginSource::File("copy.wasm".into()), wasm).unwrap_err();
+    let (_, wasm) = geode_runtime::BUILTIN_PLUGINS
+        .iter()
+        .find(|(n, _)| *n == "guess-the-number")
+        .unwrap();
+    let error = registry
+        .add_bytes(PluginSource::File("copy.wasm".into()), wasm)
+        .unwrap_err();
     assert!(matches!(error, Error::DuplicateId { .. }), "{error}");
 }
 
 #[test]
 fn oversized_action_is_refused_before_the_guest_sees_it() {
-    let limits = Limits { max_action_bytes: 1024, ..Limits::default() };
-    let mut env = registry().make_with_limits(HARD, &json!({}), limits).unwrap();
+    let limits = Limits {
+        max_action_bytes: 1024,
+        ..Limits::default()
+    };
+    let mut env = registry()
+        .make_with_limits(HARD, &json!({}), limits)
+        .unwrap();
     env.reset(Some(0)).unwrap();
     let error = env.step(&"9".repeat(2048)).unwrap_err();
-    assert_eq!(error.to_string(), "env `game:GuessTheNumber-v0-hard`: action is 2048 bytes, over the limit of 1024 bytes");
+    assert_eq!(
+        error.to_string(),
+        "env `game:GuessTheNumber-v0-hard`: action is 2048 bytes, over the limit of 1024 bytes"
+    );
     // The env is untouched and keeps playing.
     assert!(env.step("\\boxed{3}").is_ok());
 }
@@ -101,9 +171,21 @@ fn oversized_action_is_refused_before_the_guest_sees_it() {
 fn step_before_reset_and_garbage_state_are_refused() {
     let mut env = registry().make(HARD, &json!({})).unwrap();
     let error = env.step("\\boxed{3}").unwrap_err();
-    assert!(error.to_string().contains("step called before reset"), "{error}");
+    assert!(
+        error.to_string().contains("step called before reset"),
+        "{error}"
+    );
     let error = env.set_state(b"not a snapshot").unwrap_err();
-    assert!(matches!(error, Error::Refused { kind: RefusalKind::BadState, .. }), "{error}");
+    assert!(
+        matches!(
+            error,
+            Error::Refused {
+                kind: RefusalKind::BadState,
+                ..
+            }
+        ),
+        "{error}"
+    );
     // A refusal is not a trap: the instance stays live.
     assert!(env.is_live());
 }

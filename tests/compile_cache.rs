@@ -6,19 +6,34 @@ use geode_runtime::{Env, PluginSource, Registry, Runtime};
 use serde_json::json;
 
 fn wasm() -> &'static [u8] {
-    geode_runtime::BUILTIN_PLUGINS.iter().find(|(n, _)| *n == "guess-the-number").unwrap().1
+    geode_runtime::BUILTIN_PLUGINS
+        .iter()
+        .find(|(n, _)| *n == "guess-the-number")
+        .unwrap()
+        .1
 }
 
 fn registry_with_cache(dir: &std::path::Path) -> Registry {
-    let settings = EngineSettings { max_instances: 64, ..EngineSettings::default() };
-    let runtime = Runtime::with_settings(&settings, CompileCache::new(Some(dir.to_path_buf()))).unwrap();
+    let settings = EngineSettings {
+        max_instances: 64,
+        ..EngineSettings::default()
+    };
+    let runtime =
+        Runtime::with_settings(&settings, CompileCache::new(Some(dir.to_path_buf()))).unwrap();
     let mut registry = Registry::empty(runtime);
-    registry.add_bytes(PluginSource::Builtin("guess-the-number".into()), wasm()).unwrap();
+    registry
+        .add_bytes(PluginSource::Builtin("guess-the-number".into()), wasm())
+        .unwrap();
     registry
 }
 
 fn cached_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(dir).unwrap().flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "cwasm")).collect()
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "cwasm"))
+        .collect()
 }
 
 #[test]
@@ -29,12 +44,18 @@ fn cache_is_written_reused_and_verified() {
     let files = cached_files(&dir);
     assert_eq!(files.len(), 1, "one entry per component and engine");
     let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
-    assert!(name.starts_with(&geode_runtime::cache::sha256_hex(wasm())), "{name}");
+    assert!(
+        name.starts_with(&geode_runtime::cache::sha256_hex(wasm())),
+        "{name}"
+    );
     let written = std::fs::metadata(&files[0]).unwrap().modified().unwrap();
 
     // Reused: loading again does not rewrite the entry.
     registry_with_cache(&dir);
-    assert_eq!(std::fs::metadata(&files[0]).unwrap().modified().unwrap(), written);
+    assert_eq!(
+        std::fs::metadata(&files[0]).unwrap().modified().unwrap(),
+        written
+    );
 
     // Tampered: the checksum fails, the component is recompiled, and it still plays.
     let mut bytes = std::fs::read(&files[0]).unwrap();
@@ -42,9 +63,15 @@ fn cache_is_written_reused_and_verified() {
     bytes[middle] ^= 0xff;
     std::fs::write(&files[0], &bytes).unwrap();
     let registry = registry_with_cache(&dir);
-    let mut env = registry.make("game:GuessTheNumber-v0-hard", &json!({})).unwrap();
+    let mut env = registry
+        .make("game:GuessTheNumber-v0-hard", &json!({}))
+        .unwrap();
     env.reset(Some(1)).unwrap();
     assert!(env.step("\\boxed{10}").is_ok());
-    assert_ne!(std::fs::read(&files[0]).unwrap(), bytes, "the tampered entry was replaced");
+    assert_ne!(
+        std::fs::read(&files[0]).unwrap(),
+        bytes,
+        "the tampered entry was replaced"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -30,13 +30,22 @@ fn wrong(target: i64, k: i64) -> i64 {
 fn correct_guess_wins_and_ends() {
     let mut env = make(HARD);
     let reset = env.reset(Some(1)).unwrap();
-    assert_eq!(reset.info.get("suffix"), Some(json!("Enter your next guess.")));
+    assert_eq!(
+        reset.info.get("suffix"),
+        Some(json!("Enter your next guess."))
+    );
     let t = target(&mut env);
     let step = guess(&mut env, t);
     assert_eq!(step.reward, 1.0);
     assert!(step.terminated && !step.truncated);
-    assert_eq!(step.observation, format!("Congratulations! You guessed the correct number {t} in 1 turns."));
-    assert_eq!(step.info.get("suffix"), Some(json!("Enter your next guess.")));
+    assert_eq!(
+        step.observation,
+        format!("Congratulations! You guessed the correct number {t} in 1 turns.")
+    );
+    assert_eq!(
+        step.info.get("suffix"),
+        Some(json!("Enter your next guess."))
+    );
 }
 
 #[test]
@@ -46,12 +55,24 @@ fn hints_point_towards_the_target() {
     let t = target(&mut env);
     if t > 1 {
         let step = guess(&mut env, t - 1);
-        assert_eq!(step.observation, format!("At turn 1, you guessed {}, and the target number is higher than {}.", t - 1, t - 1));
+        assert_eq!(
+            step.observation,
+            format!(
+                "At turn 1, you guessed {}, and the target number is higher than {}.",
+                t - 1,
+                t - 1
+            )
+        );
         assert_eq!((step.reward, step.terminated), (0.0, false));
     }
     if t < 50 {
         let step = guess(&mut env, t + 1);
-        assert!(step.observation.ends_with(&format!("the target number is lower than {}.", t + 1)), "{}", step.observation);
+        assert!(
+            step.observation
+                .ends_with(&format!("the target number is lower than {}.", t + 1)),
+            "{}",
+            step.observation
+        );
     }
 }
 
@@ -63,7 +84,10 @@ fn no_parsable_guess_is_a_format_error_that_ends_the_episode() {
         let step = env.step(action).unwrap();
         assert_eq!(step.reward, -0.1, "action {action:?}");
         assert!(step.terminated && !step.truncated, "action {action:?}");
-        assert_eq!(step.observation, "At turn 1, you did not provide a valid guess.");
+        assert_eq!(
+            step.observation,
+            "At turn 1, you did not provide a valid guess."
+        );
     }
 }
 
@@ -87,16 +111,31 @@ fn out_of_range_and_repeated_guesses_score_zero_and_continue() {
     env.reset(Some(5)).unwrap();
     let t = target(&mut env);
     let step = guess(&mut env, 51);
-    assert_eq!(step.observation, "At turn 1, you guessed 51, which is outside the range specified.");
-    assert_eq!((step.reward, step.terminated, step.truncated), (0.0, false, false));
+    assert_eq!(
+        step.observation,
+        "At turn 1, you guessed 51, which is outside the range specified."
+    );
+    assert_eq!(
+        (step.reward, step.terminated, step.truncated),
+        (0.0, false, false)
+    );
     let w = wrong(t, 7);
     guess(&mut env, w);
     let step = guess(&mut env, w);
-    assert_eq!(step.observation, format!("At turn 3, you guessed {w}, which has been already guessed before."));
+    assert_eq!(
+        step.observation,
+        format!("At turn 3, you guessed {w}, which has been already guessed before.")
+    );
     assert_eq!((step.reward, step.terminated), (0.0, false));
     // The last \boxed{} counts, even after an earlier valid one.
-    let step = env.step(&format!("\\boxed{{{t}}} no wait \\boxed{{99}}")).unwrap();
-    assert!(step.observation.contains("outside the range"), "{}", step.observation);
+    let step = env
+        .step(&format!("\\boxed{{{t}}} no wait \\boxed{{99}}"))
+        .unwrap();
+    assert!(
+        step.observation.contains("outside the range"),
+        "{}",
+        step.observation
+    );
 }
 
 #[test]
@@ -115,10 +154,17 @@ fn turn_limit_ends_with_distance_reward() {
     }
     let last = last.unwrap();
     let g = guesses[6];
-    assert_eq!(last.observation, "You have reached the maximum number of turns.");
+    assert_eq!(
+        last.observation,
+        "You have reached the maximum number of turns."
+    );
     assert!(last.terminated && last.truncated);
     let expected = 1.0 - (g - t).abs() as f64 / 49.0;
-    assert!((last.reward - expected).abs() < 1e-12, "reward {} expected {expected}", last.reward);
+    assert!(
+        (last.reward - expected).abs() < 1e-12,
+        "reward {} expected {expected}",
+        last.reward
+    );
 }
 
 #[test]
@@ -137,11 +183,20 @@ fn out_of_range_on_the_last_turn_scores_zero() {
 fn instructions_state_range_and_turns() {
     let mut env = make("game:GuessTheNumber-v0-easy");
     let obs = env.reset(Some(1)).unwrap().observation;
-    assert!(obs.starts_with("You are playing Guess The Number.\n"), "{obs}");
-    assert!(obs.contains("between 1 and 10 (inclusive) within 4 turns"), "{obs}");
+    assert!(
+        obs.starts_with("You are playing Guess The Number.\n"),
+        "{obs}"
+    );
+    assert!(
+        obs.contains("between 1 and 10 (inclusive) within 4 turns"),
+        "{obs}"
+    );
     let mut env = make(HARD);
     let obs = env.reset(Some(1)).unwrap().observation;
-    assert!(obs.contains("between 1 and 50 (inclusive) within 7 turns"), "{obs}");
+    assert!(
+        obs.contains("between 1 and 50 (inclusive) within 7 turns"),
+        "{obs}"
+    );
 }
 
 #[test]
@@ -151,12 +206,18 @@ fn seeds_draw_the_numbers_cpython_draws() {
         let mut env = make(HARD);
         let obs = env.reset(Some(seed)).unwrap().observation;
         assert_eq!(target(&mut env), expected_target, "seed {seed}");
-        assert!(obs.contains(&format!("for example, \\boxed{{{example}}}.")), "seed {seed}: {obs}");
+        assert!(
+            obs.contains(&format!("for example, \\boxed{{{example}}}.")),
+            "seed {seed}: {obs}"
+        );
     }
     // The random variant: range, turns and target drawn in GEM's order.
     let mut env = make("game:GuessTheNumber-v0-random");
     let obs = env.reset(Some(5)).unwrap().observation;
-    assert!(obs.contains("between 10 and 31 (inclusive) within 6 turns"), "{obs}");
+    assert!(
+        obs.contains("between 10 and 31 (inclusive) within 6 turns"),
+        "{obs}"
+    );
     assert_eq!(target(&mut env), 21);
 }
 
@@ -182,7 +243,12 @@ fn rollout(seed: u64, episodes: u64) -> Vec<(String, f64, bool, bool)> {
             let action = env.sample_random_action().unwrap();
             let step = env.step(&action).unwrap();
             let done = step.done();
-            trace.push((step.observation, step.reward, step.terminated, step.truncated));
+            trace.push((
+                step.observation,
+                step.reward,
+                step.terminated,
+                step.truncated,
+            ));
             if done {
                 break;
             }
@@ -205,8 +271,16 @@ fn unseeded_reset_continues_randomness() {
     let mut env = make(HARD);
     env.reset(Some(9)).unwrap();
     let first = target(&mut env);
-    let targets: Vec<i64> = (0..10).map(|_| { env.reset(None).unwrap(); target(&mut env) }).collect();
-    assert!(targets.iter().any(|&t| t != first), "unseeded resets repeat the same target");
+    let targets: Vec<i64> = (0..10)
+        .map(|_| {
+            env.reset(None).unwrap();
+            target(&mut env)
+        })
+        .collect();
+    assert!(
+        targets.iter().any(|&t| t != first),
+        "unseeded resets repeat the same target"
+    );
 }
 
 #[test]
@@ -221,5 +295,8 @@ fn state_round_trips_and_spawn_continues_identically() {
     assert_eq!(a, b);
     assert_eq!(a.observation.split(',').next(), Some("At turn 2"));
     let mut fresh = env.spawn(false).unwrap();
-    assert!(fresh.step("\\boxed{1}").is_err(), "a spawned env without state must be reset first");
+    assert!(
+        fresh.step("\\boxed{1}").is_err(),
+        "a spawned env without state must be reset first"
+    );
 }

@@ -4,14 +4,22 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn main() {
-    let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
+    let manifest_dir =
+        PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = geode_build::workspace_root(&manifest_dir);
     let crates = geode_build::crates_in(&root.join("plugins"));
     let built = geode_build::build_guests(&root, &crates);
-    let mut table = String::from("/// Built-in plugins compiled from `plugins/`: (package name, component bytes).\n");
+    let mut table = String::from(
+        "/// Built-in plugins compiled from `plugins/`: (package name, component bytes).\n",
+    );
     table.push_str("pub static BUILTIN_PLUGINS: &[(&str, &[u8])] = &[\n");
     for (package, path) in built {
-        writeln!(table, "    ({package:?}, include_bytes!({:?})),", path.display().to_string()).unwrap();
+        writeln!(
+            table,
+            "    ({package:?}, include_bytes!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
     }
     table.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_plugins.rs");

@@ -13,7 +13,9 @@ pub fn hostile_wasm() -> PathBuf {
 /// One runtime shared by all tests of a binary (as a trainer would share it).
 pub fn runtime() -> Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
-    RUNTIME.get_or_init(|| Runtime::new().expect("runtime starts")).clone()
+    RUNTIME
+        .get_or_init(|| Runtime::new().expect("runtime starts"))
+        .clone()
 }
 
 /// The built-in plugins plus the hostile test plugin.
@@ -23,7 +25,9 @@ pub fn registry() -> Registry {
         .get_or_init(|| {
             let mut registry = Registry::with_builtins(runtime()).expect("built-in plugins load");
             let wasm = std::fs::read(hostile_wasm()).expect("hostile plugin was built");
-            registry.add_bytes(PluginSource::File(hostile_wasm()), &wasm).expect("hostile plugin loads");
+            registry
+                .add_bytes(PluginSource::File(hostile_wasm()), &wasm)
+                .expect("hostile plugin loads");
             registry
         })
         .clone()

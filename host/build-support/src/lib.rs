@@ -28,7 +28,10 @@ impl GuestCrate {
     /// The component file the build produces for this crate.
     pub fn artifact(&self, root: &Path) -> PathBuf {
         let file = format!("{}.wasm", self.package.replace('-', "_"));
-        root.join("target/plugins").join(GUEST_TARGET).join(GUEST_PROFILE).join(file)
+        root.join("target/plugins")
+            .join(GUEST_TARGET)
+            .join(GUEST_PROFILE)
+            .join(file)
     }
 }
 
@@ -37,7 +40,8 @@ pub fn workspace_root(start: &Path) -> PathBuf {
     start
         .ancestors()
         .find(|dir| {
-            std::fs::read_to_string(dir.join("Cargo.toml")).is_ok_and(|text| text.contains("[workspace]"))
+            std::fs::read_to_string(dir.join("Cargo.toml"))
+                .is_ok_and(|text| text.contains("[workspace]"))
         })
         .unwrap_or_else(|| panic!("no workspace Cargo.toml above {}", start.display()))
         .to_path_buf()
@@ -46,12 +50,19 @@ pub fn workspace_root(start: &Path) -> PathBuf {
 /// Every crate directly under `dir` (each subdirectory with a `Cargo.toml`), sorted by name.
 pub fn crates_in(dir: &Path) -> Vec<GuestCrate> {
     let mut found = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else { return found };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
     for entry in entries.flatten() {
         let manifest = entry.path().join("Cargo.toml");
-        let Ok(text) = std::fs::read_to_string(&manifest) else { continue };
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
         if let Some(package) = package_name(&text) {
-            found.push(GuestCrate { package, dir: entry.path() });
+            found.push(GuestCrate {
+                package,
+                dir: entry.path(),
+            });
         }
     }
     found.sort_by(|a, b| a.package.cmp(&b.package));
@@ -76,7 +87,11 @@ fn package_name(manifest: &str) -> Option<String> {
 /// Call from a build script. Panics with the nested build's output when it fails, which is how a
 /// build script reports an error.
 pub fn build_guests(root: &Path, crates: &[GuestCrate]) -> Vec<(String, PathBuf)> {
-    for watched in [root.join("wit"), root.join("sdk/rust"), root.join("Cargo.lock")] {
+    for watched in [
+        root.join("wit"),
+        root.join("sdk/rust"),
+        root.join("Cargo.lock"),
+    ] {
         println!("cargo:rerun-if-changed={}", watched.display());
     }
     for krate in crates {
@@ -89,14 +104,22 @@ pub fn build_guests(root: &Path, crates: &[GuestCrate]) -> Vec<(String, PathBuf)
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut cmd = Command::new(cargo);
     cmd.current_dir(root)
-        .args(["build", "--profile", GUEST_PROFILE, "--target", GUEST_TARGET])
+        .args([
+            "build",
+            "--profile",
+            GUEST_PROFILE,
+            "--target",
+            GUEST_TARGET,
+        ])
         .arg("--target-dir")
         .arg(root.join("target/plugins"));
     for krate in crates {
         cmd.args(["-p", &krate.package]);
     }
     scrub_outer_build_env(&mut cmd);
-    let output = cmd.output().expect("failed to start the nested cargo build of guest plugins");
+    let output = cmd
+        .output()
+        .expect("failed to start the nested cargo build of guest plugins");
     if !output.status.success() {
         panic!(
             "building guest plugins failed:\n{}\n{}",
@@ -104,7 +127,10 @@ pub fn build_guests(root: &Path, crates: &[GuestCrate]) -> Vec<(String, PathBuf)
             String::from_utf8_lossy(&output.stderr)
         );
     }
-    crates.iter().map(|k| (k.package.clone(), k.artifact(root))).collect()
+    crates
+        .iter()
+        .map(|k| (k.package.clone(), k.artifact(root)))
+        .collect()
 }
 
 /// Removes the variables cargo sets for the outer build script so they do not leak into the
@@ -162,7 +188,9 @@ fn ensure_guest_target() {
     {
         return;
     }
-    let status = Command::new("rustup").args(["target", "add", GUEST_TARGET]).status();
+    let status = Command::new("rustup")
+        .args(["target", "add", GUEST_TARGET])
+        .status();
     match status {
         Ok(s) if s.success() => {}
         other => panic!(

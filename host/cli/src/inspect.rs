@@ -17,7 +17,10 @@ pub fn inspect(file: &Path) -> Result<()> {
         println!();
         println!("  {}", spec.id);
         println!("    {}", spec.description);
-        println!("    default config: {}", serde_json::Value::Object(spec.default_config.clone()));
+        println!(
+            "    default config: {}",
+            serde_json::Value::Object(spec.default_config.clone())
+        );
     }
     Ok(())
 }

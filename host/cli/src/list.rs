@@ -9,12 +9,21 @@ pub fn print(registry: &Registry) -> Result<()> {
         .plugins()
         .iter()
         .flat_map(|plugin| {
-            plugin.specs().iter().map(|spec| (spec.id.clone(), plugin.source().to_string(), spec.description.clone()))
+            plugin.specs().iter().map(|spec| {
+                (
+                    spec.id.clone(),
+                    plugin.source().to_string(),
+                    spec.description.clone(),
+                )
+            })
         })
         .collect();
     let id_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(2).max(2);
     let plugin_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(6).max(6);
-    println!("{:id_width$}  {:plugin_width$}  DESCRIPTION", "ID", "PLUGIN");
+    println!(
+        "{:id_width$}  {:plugin_width$}  DESCRIPTION",
+        "ID", "PLUGIN"
+    );
     let mut sorted = rows;
     sorted.sort();
     for (id, plugin, description) in sorted {

@@ -54,7 +54,8 @@ fn registry(extra: &[PathBuf]) -> Result<Registry> {
 fn parse_overrides(config: Option<&str>) -> Result<serde_json::Value> {
     match config {
         None => Ok(serde_json::Value::Null),
-        Some(text) => serde_json::from_str(text).with_context(|| format!("--config is not valid JSON: {text}")),
+        Some(text) => serde_json::from_str(text)
+            .with_context(|| format!("--config is not valid JSON: {text}")),
     }
 }
 

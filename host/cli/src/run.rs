@@ -87,6 +87,9 @@ fn print_summary(id: &str, totals: &Totals, seconds: f64) {
     println!("success rate   {:.3}", totals.successes as f64 / n);
     println!("mean return    {:.4}", totals.return_sum / n);
     println!("mean length    {:.2}", totals.steps as f64 / n);
-    println!("steps/s        {:.0}", totals.steps as f64 / seconds.max(1e-9));
+    println!(
+        "steps/s        {:.0}",
+        totals.steps as f64 / seconds.max(1e-9)
+    );
     println!("wall time      {seconds:.3} s");
 }

@@ -50,8 +50,14 @@ impl CompileCache {
     /// Loads `wasm` as a component: from the cache when a valid entry exists, otherwise compiled
     /// and stored. Cache failures never fail the load; they only cost a compile.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Component> {
-        let Some(dir) = &self.dir else { return Component::new(engine, wasm) };
-        let path = dir.join(format!("{}-{}.cwasm", sha256_hex(wasm), engine_hash(engine)));
+        let Some(dir) = &self.dir else {
+            return Component::new(engine, wasm);
+        };
+        let path = dir.join(format!(
+            "{}-{}.cwasm",
+            sha256_hex(wasm),
+            engine_hash(engine)
+        ));
         if let Some(payload) = read_verified(dir, &path) {
             // SAFETY: the payload was produced by `Engine::precompile_component` of an engine with
             // the same compatibility hash, written by this user into a private directory, and its
@@ -71,7 +77,9 @@ fn private_dir(dir: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::{MetadataExt, PermissionsExt};
-        let Ok(meta) = std::fs::metadata(dir) else { return false };
+        let Ok(meta) = std::fs::metadata(dir) else {
+            return false;
+        };
         // SAFETY: geteuid has no preconditions and cannot fail.
         let me = unsafe { libc::geteuid() };
         meta.uid() == me && meta.permissions().mode() & 0o022 == 0

@@ -36,11 +36,18 @@ pub struct ComponentEnv {
 
 impl std::fmt::Debug for ComponentEnv {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ComponentEnv").field("id", &self.id).field("live", &self.live.is_some()).finish()
+        f.debug_struct("ComponentEnv")
+            .field("id", &self.id)
+            .field("live", &self.live.is_some())
+            .finish()
     }
 }
 
-type Call<R> = dyn FnOnce(&mut Store<GuestState>, &EnvPlugin, ResourceAny) -> wasmtime::Result<std::result::Result<R, EnvError>>;
+type Call<R> = dyn FnOnce(
+    &mut Store<GuestState>,
+    &EnvPlugin,
+    ResourceAny,
+) -> wasmtime::Result<std::result::Result<R, EnvError>>;
 
 impl ComponentEnv {
     /// Instantiates `id` of `plugin` with a merged configuration (see [`crate::Registry::make`]).
@@ -79,7 +86,10 @@ impl ComponentEnv {
     }
 
     fn next_entropy(&mut self) -> u64 {
-        self.entropy = self.entropy.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.entropy = self
+            .entropy
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         self.entropy ^ (self.entropy >> 29)
     }
 
@@ -87,9 +97,15 @@ impl ComponentEnv {
         let entropy = self.next_entropy();
         let mut store = self.plugin.new_store(&self.id, &self.limits, entropy);
         self.limits.arm(&mut store);
-        let api = self.plugin.pre.instantiate(&mut store).map_err(|e| self.classify(&store, "instantiate", e))?;
+        let api = self
+            .plugin
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| self.classify(&store, "instantiate", e))?;
         self.limits.arm(&mut store);
-        let created = api.geode_env_env().call_create(&mut store, &self.id, &self.config_json);
+        let created = api
+            .geode_env_env()
+            .call_create(&mut store, &self.id, &self.config_json);
         let handle = match created {
             Ok(Ok(handle)) => handle,
             Ok(Err(refusal)) => return Err(self.refused("create", refusal)),
@@ -103,7 +119,9 @@ impl ComponentEnv {
         let Some(live) = self.live.as_mut() else {
             return Err(Error::InvalidState {
                 env: self.id.clone(),
-                message: format!("{name} called on an instance discarded after a failure; call reset to start a fresh one"),
+                message: format!(
+                    "{name} called on an instance discarded after a failure; call reset to start a fresh one"
+                ),
             });
         };
         self.limits.arm(&mut live.store);
@@ -127,20 +145,40 @@ impl ComponentEnv {
             EnvError::BadState(m) => (RefusalKind::BadState, m),
             EnvError::Internal(m) => (RefusalKind::Internal, m),
         };
-        Error::Refused { env: self.id.clone(), call, kind, message }
+        Error::Refused {
+            env: self.id.clone(),
+            call,
+            kind,
+            message,
+        }
     }
 
     /// Turns a wasmtime error into the typed error that explains it.
-    fn classify(&self, store: &Store<GuestState>, call: &'static str, error: wasmtime::Error) -> Error {
+    fn classify(
+        &self,
+        store: &Store<GuestState>,
+        call: &'static str,
+        error: wasmtime::Error,
+    ) -> Error {
         let env = self.id.clone();
         let state = store.data();
         match error.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => {
-                Error::OutOfFuel { env, call, budget: self.limits.fuel_per_call.unwrap_or(u64::MAX) }
-            }
-            Some(Trap::Interrupt) => Error::Deadline { env, call, limit: self.limits.deadline_per_call.unwrap_or_default() },
+            Some(Trap::OutOfFuel) => Error::OutOfFuel {
+                env,
+                call,
+                budget: self.limits.fuel_per_call.unwrap_or(u64::MAX),
+            },
+            Some(Trap::Interrupt) => Error::Deadline {
+                env,
+                call,
+                limit: self.limits.deadline_per_call.unwrap_or_default(),
+            },
             Some(Trap::StackOverflow) => Error::StackOverflow { env, call },
-            _ if state.limiter.memory_denied => Error::MemoryLimit { env, call, limit_bytes: self.limits.max_memory_bytes },
+            _ if state.limiter.memory_denied => Error::MemoryLimit {
+                env,
+                call,
+                limit_bytes: self.limits.max_memory_bytes,
+            },
             _ => {
                 let guest_said = panic_message(&state.stderr.tail());
                 let message = match guest_said {
@@ -154,12 +192,25 @@ impl ComponentEnv {
 
     fn contract(&mut self, call: &'static str, message: String) -> Error {
         self.live = None;
-        Error::Contract { env: self.id.clone(), call, message }
+        Error::Contract {
+            env: self.id.clone(),
+            call,
+            message,
+        }
     }
 
-    fn check_text(&mut self, call: &'static str, what: &str, text: &str, limit: usize) -> Result<()> {
+    fn check_text(
+        &mut self,
+        call: &'static str,
+        what: &str,
+        text: &str,
+        limit: usize,
+    ) -> Result<()> {
         if text.len() > limit {
-            return Err(self.contract(call, format!("{what} is {} bytes, over the limit of {limit}", text.len())));
+            return Err(self.contract(
+                call,
+                format!("{what} is {} bytes, over the limit of {limit}", text.len()),
+            ));
         }
         Ok(())
     }
@@ -180,10 +231,23 @@ fn panic_message(stderr: &str) -> Option<String> {
     if let Some(at) = text.rfind("panicked at ") {
         let after = &text[at + "panicked at ".len()..];
         let (location, message) = after.split_once(":\n").unwrap_or((after, ""));
-        let message = message.lines().take_while(|l| !l.starts_with("note:")).collect::<Vec<_>>().join("\n");
+        let message = message
+            .lines()
+            .take_while(|l| !l.starts_with("note:"))
+            .collect::<Vec<_>>()
+            .join("\n");
         return Some(format!("panicked at {location}: {}", message.trim()));
     }
-    Some(text.lines().rev().take(5).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n"))
+    Some(
+        text.lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
 }
 
 impl Env for ComponentEnv {
@@ -198,11 +262,24 @@ impl Env for ComponentEnv {
         if let (Some(seed), Some(live)) = (seed, self.live.as_mut()) {
             live.store.data_mut().reseed(seed);
         }
-        let out = self.call("reset", Box::new(move |store, api, h| api.geode_env_env().instance().call_reset(store, h, seed)))?;
-        self.check_text("reset", "observation", &out.observation, self.limits.max_observation_bytes)?;
+        let out = self.call(
+            "reset",
+            Box::new(move |store, api, h| {
+                api.geode_env_env().instance().call_reset(store, h, seed)
+            }),
+        )?;
+        self.check_text(
+            "reset",
+            "observation",
+            &out.observation,
+            self.limits.max_observation_bytes,
+        )?;
         let info = self.check_info("reset", out.info)?;
         self.started = true;
-        Ok(ResetOutput { observation: out.observation, info })
+        Ok(ResetOutput {
+            observation: out.observation,
+            info,
+        })
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {
@@ -215,13 +292,29 @@ impl Env for ComponentEnv {
             });
         }
         if !self.started {
-            return Err(Error::InvalidState { env: self.id.clone(), message: "step called before reset".into() });
+            return Err(Error::InvalidState {
+                env: self.id.clone(),
+                message: "step called before reset".into(),
+            });
         }
         let action = action.to_owned();
-        let out = self.call("step", Box::new(move |store, api, h| api.geode_env_env().instance().call_step(store, h, &action)))?;
-        self.check_text("step", "observation", &out.observation, self.limits.max_observation_bytes)?;
+        let out = self.call(
+            "step",
+            Box::new(move |store, api, h| {
+                api.geode_env_env().instance().call_step(store, h, &action)
+            }),
+        )?;
+        self.check_text(
+            "step",
+            "observation",
+            &out.observation,
+            self.limits.max_observation_bytes,
+        )?;
         if !out.reward.is_finite() {
-            return Err(self.contract("step", format!("reward must be a finite number, got {}", out.reward)));
+            return Err(self.contract(
+                "step",
+                format!("reward must be a finite number, got {}", out.reward),
+            ));
         }
         let info = self.check_info("step", out.info)?;
         Ok(StepOutput {
@@ -236,35 +329,71 @@ impl Env for ComponentEnv {
     fn sample_random_action(&mut self) -> Result<String> {
         let action = self.call(
             "sample_random_action",
-            Box::new(|store, api, h| api.geode_env_env().instance().call_sample_random_action(store, h)),
+            Box::new(|store, api, h| {
+                api.geode_env_env()
+                    .instance()
+                    .call_sample_random_action(store, h)
+            }),
         )?;
-        self.check_text("sample_random_action", "action", &action, self.limits.max_action_bytes)?;
+        self.check_text(
+            "sample_random_action",
+            "action",
+            &action,
+            self.limits.max_action_bytes,
+        )?;
         Ok(action)
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        let state = self.call("get_state", Box::new(|store, api, h| api.geode_env_env().instance().call_get_state(store, h)))?;
+        let state = self.call(
+            "get_state",
+            Box::new(|store, api, h| api.geode_env_env().instance().call_get_state(store, h)),
+        )?;
         if state.len() > self.limits.max_state_bytes {
-            return Err(self.contract("get_state", format!("state is {} bytes, over the limit of {}", state.len(), self.limits.max_state_bytes)));
+            return Err(self.contract(
+                "get_state",
+                format!(
+                    "state is {} bytes, over the limit of {}",
+                    state.len(),
+                    self.limits.max_state_bytes
+                ),
+            ));
         }
         Ok(state)
     }
 
     fn set_state(&mut self, state: &[u8]) -> Result<()> {
         if state.len() > self.limits.max_state_bytes {
-            return Err(Error::InputTooLarge { env: self.id.clone(), what: "state", len: state.len(), limit: self.limits.max_state_bytes });
+            return Err(Error::InputTooLarge {
+                env: self.id.clone(),
+                what: "state",
+                len: state.len(),
+                limit: self.limits.max_state_bytes,
+            });
         }
         if self.live.is_none() {
             self.live = Some(self.instantiate()?);
         }
         let state = state.to_vec();
-        self.call("set_state", Box::new(move |store, api, h| api.geode_env_env().instance().call_set_state(store, h, &state)))?;
+        self.call(
+            "set_state",
+            Box::new(move |store, api, h| {
+                api.geode_env_env()
+                    .instance()
+                    .call_set_state(store, h, &state)
+            }),
+        )?;
         self.started = true;
         Ok(())
     }
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
-        let mut twin = ComponentEnv::new(self.plugin.clone(), &self.id, self.config_json.clone(), self.limits.clone())?;
+        let mut twin = ComponentEnv::new(
+            self.plugin.clone(),
+            &self.id,
+            self.config_json.clone(),
+            self.limits.clone(),
+        )?;
         if same_state && self.started {
             let state = self.get_state()?;
             twin.set_state(&state)?;
@@ -280,7 +409,10 @@ mod tests {
     #[test]
     fn extracts_rust_panic_messages() {
         let stderr = "\nthread '<unnamed>' panicked at src/lib.rs:10:5:\nthe board is on fire\nnote: run with `RUST_BACKTRACE=1`\n";
-        assert_eq!(panic_message(stderr).unwrap(), "panicked at src/lib.rs:10:5: the board is on fire");
+        assert_eq!(
+            panic_message(stderr).unwrap(),
+            "panicked at src/lib.rs:10:5: the board is on fire"
+        );
         assert_eq!(panic_message("  "), None);
     }
 }

@@ -19,7 +19,9 @@ fn kind(value: &Value) -> &'static str {
 fn compatible(default: &Value, given: &Value) -> bool {
     match (default, given) {
         (Value::Null, _) | (_, Value::Null) => true,
-        (Value::Number(d), Value::Number(g)) => !(d.is_i64() || d.is_u64()) || g.is_i64() || g.is_u64(),
+        (Value::Number(d), Value::Number(g)) => {
+            !(d.is_i64() || d.is_u64()) || g.is_i64() || g.is_u64()
+        }
         (d, g) => std::mem::discriminant(d) == std::mem::discriminant(g),
     }
 }
@@ -27,7 +29,11 @@ fn compatible(default: &Value, given: &Value) -> bool {
 /// `defaults` with `overrides` applied. Every override key must exist in `defaults` and its value
 /// must have the default's type (an integer where the default is one; `null` is always allowed,
 /// and any type is allowed where the default is `null`).
-pub fn merge(id: &str, defaults: &Map<String, Value>, overrides: &Map<String, Value>) -> Result<Map<String, Value>> {
+pub fn merge(
+    id: &str,
+    defaults: &Map<String, Value>,
+    overrides: &Map<String, Value>,
+) -> Result<Map<String, Value>> {
     let mut merged = defaults.clone();
     for (key, value) in overrides {
         let Some(default) = defaults.get(key) else {
@@ -37,7 +43,11 @@ pub fn merge(id: &str, defaults: &Map<String, Value>, overrides: &Map<String, Va
             } else {
                 format!("unknown key; known keys are {}", known.join(", "))
             };
-            return Err(Error::BadConfig { id: id.to_owned(), key: key.clone(), message });
+            return Err(Error::BadConfig {
+                id: id.to_owned(),
+                key: key.clone(),
+                message,
+            });
         };
         if !compatible(default, value) {
             return Err(Error::BadConfig {
@@ -63,13 +73,27 @@ mod tests {
     #[test]
     fn rejects_unknown_keys_and_wrong_types() {
         let defaults = map(json!({"max_turns": 7, "ratio": 0.5, "name": "x", "free": null}));
-        let err = merge("e", &defaults, &map(json!({"max_turn": 3}))).unwrap_err().to_string();
-        assert!(err.contains("`max_turn`") && err.contains("known keys are"), "{err}");
-        let err = merge("e", &defaults, &map(json!({"max_turns": "9"}))).unwrap_err().to_string();
+        let err = merge("e", &defaults, &map(json!({"max_turn": 3})))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("`max_turn`") && err.contains("known keys are"),
+            "{err}"
+        );
+        let err = merge("e", &defaults, &map(json!({"max_turns": "9"})))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("expected an integer, got a string"), "{err}");
-        let err = merge("e", &defaults, &map(json!({"max_turns": 1.5}))).unwrap_err().to_string();
+        let err = merge("e", &defaults, &map(json!({"max_turns": 1.5})))
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("expected an integer, got a number"), "{err}");
-        let ok = merge("e", &defaults, &map(json!({"ratio": 1, "free": [1], "max_turns": 9}))).unwrap();
+        let ok = merge(
+            "e",
+            &defaults,
+            &map(json!({"ratio": 1, "free": [1], "max_turns": 9})),
+        )
+        .unwrap();
         assert_eq!(ok["max_turns"], 9);
         assert_eq!(ok["free"], json!([1]));
     }

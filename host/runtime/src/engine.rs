@@ -21,7 +21,11 @@ pub struct EngineSettings {
 
 impl Default for EngineSettings {
     fn default() -> Self {
-        EngineSettings { max_instances: 2_048, max_memory_bytes_per_instance: 1 << 30, pooling: true }
+        EngineSettings {
+            max_instances: 2_048,
+            max_memory_bytes_per_instance: 1 << 30,
+            pooling: true,
+        }
     }
 }
 
@@ -57,10 +61,14 @@ fn pooling_config(settings: &EngineSettings) -> PoolingAllocationConfig {
 pub fn build_engine(settings: &EngineSettings) -> anyhow::Result<Engine> {
     if settings.pooling {
         let mut config = base_config();
-        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(settings)));
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pooling_config(
+            settings,
+        )));
         match Engine::new(&config) {
             Ok(engine) => return Ok(engine),
-            Err(e) => eprintln!("geode: pooling allocator unavailable ({e:#}); using on-demand allocation"),
+            Err(e) => eprintln!(
+                "geode: pooling allocator unavailable ({e:#}); using on-demand allocation"
+            ),
         }
     }
     Ok(Engine::new(&base_config())?)

@@ -13,11 +13,17 @@ impl Info {
     /// Wraps `text` after checking it is a JSON object.
     pub fn from_json(text: String) -> std::result::Result<Self, String> {
         if !text.trim_start().starts_with('{') {
-            return Err(format!("info must be a JSON object, got `{}`", preview(&text)));
+            return Err(format!(
+                "info must be a JSON object, got `{}`",
+                preview(&text)
+            ));
         }
         match serde_json::from_str::<serde::de::IgnoredAny>(&text) {
             Ok(_) => Ok(Info(text)),
-            Err(e) => Err(format!("info is not valid JSON ({e}): `{}`", preview(&text))),
+            Err(e) => Err(format!(
+                "info is not valid JSON ({e}): `{}`",
+                preview(&text)
+            )),
         }
     }
 

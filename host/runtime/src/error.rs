@@ -28,15 +28,27 @@ pub enum RefusalKind {
 pub enum Error {
     /// The guest used up the fuel (deterministic CPU budget) of one call.
     #[error("env `{env}`: {call} ran out of fuel (budget {budget} units per call)")]
-    OutOfFuel { env: String, call: &'static str, budget: u64 },
+    OutOfFuel {
+        env: String,
+        call: &'static str,
+        budget: u64,
+    },
 
     /// The guest ran past the wall-clock deadline of one call.
     #[error("env `{env}`: {call} exceeded its deadline of {limit:?}")]
-    Deadline { env: String, call: &'static str, limit: Duration },
+    Deadline {
+        env: String,
+        call: &'static str,
+        limit: Duration,
+    },
 
     /// The guest tried to grow its memory past the limit.
     #[error("env `{env}`: {call} hit the memory limit of {limit_bytes} bytes")]
-    MemoryLimit { env: String, call: &'static str, limit_bytes: u64 },
+    MemoryLimit {
+        env: String,
+        call: &'static str,
+        limit_bytes: u64,
+    },
 
     /// The guest overflowed its call stack.
     #[error("env `{env}`: {call} overflowed the wasm stack")]
@@ -44,24 +56,44 @@ pub enum Error {
 
     /// The guest trapped or panicked; `message` carries the guest's own words when it gave any.
     #[error("env `{env}`: {call} trapped: {message}")]
-    GuestTrap { env: String, call: &'static str, message: String },
+    GuestTrap {
+        env: String,
+        call: &'static str,
+        message: String,
+    },
 
     /// The guest returned something the contract forbids (an info that is not a JSON object,
     /// an output over its size limit, a spec that does not parse).
     #[error("env `{env}`: contract violation in {call}: {message}")]
-    Contract { env: String, call: &'static str, message: String },
+    Contract {
+        env: String,
+        call: &'static str,
+        message: String,
+    },
 
     /// The plugin refused the call with a typed error.
     #[error("env `{env}`: {call} refused ({kind:?}): {message}")]
-    Refused { env: String, call: &'static str, kind: RefusalKind, message: String },
+    Refused {
+        env: String,
+        call: &'static str,
+        kind: RefusalKind,
+        message: String,
+    },
 
     /// A configuration override was rejected before reaching the plugin.
     #[error("env `{id}`: bad config key `{key}`: {message}")]
-    BadConfig { id: String, key: String, message: String },
+    BadConfig {
+        id: String,
+        key: String,
+        message: String,
+    },
 
     /// No loaded plugin provides this id.
     #[error("unknown env id `{id}`{}", suggest(.suggestions))]
-    UnknownEnv { id: String, suggestions: Vec<String> },
+    UnknownEnv {
+        id: String,
+        suggestions: Vec<String>,
+    },
 
     /// Bytes given as a plugin are not a loadable geode component.
     #[error("{source_name} is not a geode plugin: {reason}")]
@@ -69,11 +101,20 @@ pub enum Error {
 
     /// Two plugins provide the same id.
     #[error("env id `{id}` is provided by both {first} and {second}")]
-    DuplicateId { id: String, first: String, second: String },
+    DuplicateId {
+        id: String,
+        first: String,
+        second: String,
+    },
 
     /// Input from the caller is larger than the env's limit allows.
     #[error("env `{env}`: {what} is {len} bytes, over the limit of {limit} bytes")]
-    InputTooLarge { env: String, what: &'static str, len: usize, limit: usize },
+    InputTooLarge {
+        env: String,
+        what: &'static str,
+        len: usize,
+        limit: usize,
+    },
 
     /// The call is not possible in the env's state (stepped before reset, after a trap...).
     #[error("env `{env}`: {message}")]
@@ -81,7 +122,10 @@ pub enum Error {
 
     /// A file system or other host-side failure.
     #[error("{context}: {source}")]
-    Io { context: String, source: std::io::Error },
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
 
     /// An unexpected host-side failure (a bug in geode if it ever shows).
     #[error("internal error: {0}")]
@@ -92,7 +136,14 @@ fn suggest(suggestions: &[String]) -> String {
     if suggestions.is_empty() {
         String::from(" (run `geode list` to see the available ids)")
     } else {
-        format!("; did you mean {}?", suggestions.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))
+        format!(
+            "; did you mean {}?",
+            suggestions
+                .iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
 

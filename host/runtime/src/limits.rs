@@ -46,8 +46,14 @@ impl Default for Limits {
 impl Limits {
     /// Gives `store` a full fuel budget and a fresh deadline for its next call.
     pub fn arm<T>(&self, store: &mut wasmtime::Store<T>) {
-        store.set_fuel(self.fuel_per_call.unwrap_or(u64::MAX)).expect("fuel is enabled on the engine");
-        store.set_epoch_deadline(self.deadline_per_call.map(crate::engine::deadline_ticks).unwrap_or(u64::MAX / 2));
+        store
+            .set_fuel(self.fuel_per_call.unwrap_or(u64::MAX))
+            .expect("fuel is enabled on the engine");
+        store.set_epoch_deadline(
+            self.deadline_per_call
+                .map(crate::engine::deadline_ticks)
+                .unwrap_or(u64::MAX / 2),
+        );
     }
 }
 
@@ -73,7 +79,12 @@ impl StoreLimiter {
 }
 
 impl ResourceLimiter for StoreLimiter {
-    fn memory_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn memory_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         if desired > self.max_memory_bytes {
             self.memory_denied = true;
             return Ok(false);
@@ -81,7 +92,12 @@ impl ResourceLimiter for StoreLimiter {
         Ok(true)
     }
 
-    fn table_growing(&mut self, _current: usize, desired: usize, _maximum: Option<usize>) -> wasmtime::Result<bool> {
+    fn table_growing(
+        &mut self,
+        _current: usize,
+        desired: usize,
+        _maximum: Option<usize>,
+    ) -> wasmtime::Result<bool> {
         Ok(desired <= self.max_table_elements)
     }
 

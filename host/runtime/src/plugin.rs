@@ -54,7 +54,10 @@ pub struct Plugin {
 
 impl std::fmt::Debug for Plugin {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Plugin").field("source", &self.source).field("ids", &self.ids()).finish()
+        f.debug_struct("Plugin")
+            .field("source", &self.source)
+            .field("ids", &self.ids())
+            .finish()
     }
 }
 
@@ -62,17 +65,25 @@ impl Plugin {
     /// Compiles (or loads from the cache) `wasm`, checks it is a geode env plugin and asks it
     /// for its specs.
     pub fn load(runtime: &Runtime, source: PluginSource, wasm: &[u8]) -> Result<Arc<Plugin>> {
-        let not_a_plugin = |reason: String| Error::NotAPlugin { source_name: source.to_string(), reason };
+        let not_a_plugin = |reason: String| Error::NotAPlugin {
+            source_name: source.to_string(),
+            reason,
+        };
         let component = runtime.cache().load(runtime.engine(), wasm).map_err(|e| {
-            not_a_plugin(format!("not a valid WebAssembly component ({})", first_line(&format!("{e:#}"))))
+            not_a_plugin(format!(
+                "not a valid WebAssembly component ({})",
+                first_line(&format!("{e:#}"))
+            ))
         })?;
         check_exports(runtime, &component).map_err(not_a_plugin)?;
-        let instance_pre = runtime
-            .linker()
-            .instantiate_pre(&component)
-            .map_err(|e| not_a_plugin(format!("it needs an import geode does not provide: {e:#}")))?;
-        let pre = EnvPluginPre::new(instance_pre)
-            .map_err(|e| not_a_plugin(format!("its `{ENV_EXPORT}` export does not match the contract: {e:#}")))?;
+        let instance_pre = runtime.linker().instantiate_pre(&component).map_err(|e| {
+            not_a_plugin(format!("it needs an import geode does not provide: {e:#}"))
+        })?;
+        let pre = EnvPluginPre::new(instance_pre).map_err(|e| {
+            not_a_plugin(format!(
+                "its `{ENV_EXPORT}` export does not match the contract: {e:#}"
+            ))
+        })?;
         let mut plugin = Plugin {
             runtime: runtime.clone(),
             pre,
@@ -88,36 +99,69 @@ impl Plugin {
     fn describe(&self) -> Result<Vec<EnvSpec>> {
         let label = self.source.to_string();
         let mut store = self.new_store(&label, &Limits::default(), 0);
-        let api = self.pre.instantiate(&mut store).map_err(|e| Error::NotAPlugin {
-            source_name: label.clone(),
-            reason: format!("it failed to start: {e:#}"),
-        })?;
-        let raw = api.geode_env_env().call_describe(&mut store).map_err(|e| Error::GuestTrap {
-            env: label.clone(),
-            call: "describe",
-            message: format!("{e:#}"),
-        })?;
+        let api = self
+            .pre
+            .instantiate(&mut store)
+            .map_err(|e| Error::NotAPlugin {
+                source_name: label.clone(),
+                reason: format!("it failed to start: {e:#}"),
+            })?;
+        let raw = api
+            .geode_env_env()
+            .call_describe(&mut store)
+            .map_err(|e| Error::GuestTrap {
+                env: label.clone(),
+                call: "describe",
+                message: format!("{e:#}"),
+            })?;
         let mut specs: Vec<EnvSpec> = Vec::with_capacity(raw.len());
         for spec in raw {
-            let contract = |message: String| Error::Contract { env: label.clone(), call: "describe", message };
+            let contract = |message: String| Error::Contract {
+                env: label.clone(),
+                call: "describe",
+                message,
+            };
             let default_config = match serde_json::from_str(&spec.default_config) {
                 Ok(Value::Object(map)) => map,
-                _ => return Err(contract(format!("default config of `{}` is not a JSON object", spec.id))),
+                _ => {
+                    return Err(contract(format!(
+                        "default config of `{}` is not a JSON object",
+                        spec.id
+                    )));
+                }
             };
             if spec.id.is_empty() || specs.iter().any(|s| s.id == spec.id) {
-                return Err(contract(format!("id `{}` is empty or listed twice", spec.id)));
+                return Err(contract(format!(
+                    "id `{}` is empty or listed twice",
+                    spec.id
+                )));
             }
-            specs.push(EnvSpec { id: spec.id, default_config, description: spec.description });
+            specs.push(EnvSpec {
+                id: spec.id,
+                default_config,
+                description: spec.description,
+            });
         }
         if specs.is_empty() {
-            return Err(Error::NotAPlugin { source_name: label, reason: "it describes no env ids".into() });
+            return Err(Error::NotAPlugin {
+                source_name: label,
+                reason: "it describes no env ids".into(),
+            });
         }
         Ok(specs)
     }
 
     /// A store for one instance of this plugin, with limits applied.
-    pub(crate) fn new_store(&self, label: &str, limits: &Limits, entropy: u64) -> Store<GuestState> {
-        let mut store = Store::new(self.runtime.engine(), GuestState::new(label, limits, entropy));
+    pub(crate) fn new_store(
+        &self,
+        label: &str,
+        limits: &Limits,
+        entropy: u64,
+    ) -> Store<GuestState> {
+        let mut store = Store::new(
+            self.runtime.engine(),
+            GuestState::new(label, limits, entropy),
+        );
         store.limiter(|state| &mut state.limiter);
         limits.arm(&mut store);
         store
@@ -165,17 +209,35 @@ fn first_line(text: &str) -> &str {
 
 /// Checks the component exports the env interface of this contract version, explaining what it
 /// exports instead when it does not.
-fn check_exports(runtime: &Runtime, component: &wasmtime::component::Component) -> std::result::Result<(), String> {
+fn check_exports(
+    runtime: &Runtime,
+    component: &wasmtime::component::Component,
+) -> std::result::Result<(), String> {
     let ty = component.component_type();
-    let exports: Vec<String> = ty.exports(runtime.engine()).map(|(name, _)| name.to_owned()).collect();
-    if ty.exports(runtime.engine()).any(|(name, item)| name == ENV_EXPORT && matches!(item.ty, ComponentItem::ComponentInstance(_))) {
+    let exports: Vec<String> = ty
+        .exports(runtime.engine())
+        .map(|(name, _)| name.to_owned())
+        .collect();
+    if ty.exports(runtime.engine()).any(|(name, item)| {
+        name == ENV_EXPORT && matches!(item.ty, ComponentItem::ComponentInstance(_))
+    }) {
         return Ok(());
     }
-    if let Some(other) = exports.iter().find(|name| name.starts_with("geode:env/env@")) {
-        return Err(format!("it was built against contract `{other}`; this host speaks `{ENV_EXPORT}`"));
+    if let Some(other) = exports
+        .iter()
+        .find(|name| name.starts_with("geode:env/env@"))
+    {
+        return Err(format!(
+            "it was built against contract `{other}`; this host speaks `{ENV_EXPORT}`"
+        ));
     }
     if exports.is_empty() {
-        return Err(format!("it exports nothing; an env plugin exports `{ENV_EXPORT}`"));
+        return Err(format!(
+            "it exports nothing; an env plugin exports `{ENV_EXPORT}`"
+        ));
     }
-    Err(format!("it does not export `{ENV_EXPORT}` (it exports {})", exports.join(", ")))
+    Err(format!(
+        "it does not export `{ENV_EXPORT}` (it exports {})",
+        exports.join(", ")
+    ))
 }

@@ -26,14 +26,20 @@ pub struct Registry {
 
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Registry").field("ids", &self.ids.keys().collect::<Vec<_>>()).finish()
+        f.debug_struct("Registry")
+            .field("ids", &self.ids.keys().collect::<Vec<_>>())
+            .finish()
     }
 }
 
 impl Registry {
     /// An empty registry on `runtime`.
     pub fn empty(runtime: Runtime) -> Self {
-        Registry { runtime, plugins: Vec::new(), ids: BTreeMap::new() }
+        Registry {
+            runtime,
+            plugins: Vec::new(),
+            ids: BTreeMap::new(),
+        }
     }
 
     /// The built-in plugins plus everything on `GEODE_PLUGIN_PATH`.
@@ -81,15 +87,19 @@ impl Registry {
 
     /// Loads a `.wasm` plugin file.
     pub fn add_file(&mut self, path: &Path) -> Result<Arc<Plugin>> {
-        let wasm = std::fs::read(path)
-            .map_err(|source| Error::Io { context: format!("reading plugin {}", path.display()), source })?;
+        let wasm = std::fs::read(path).map_err(|source| Error::Io {
+            context: format!("reading plugin {}", path.display()),
+            source,
+        })?;
         self.add_bytes(PluginSource::File(path.to_path_buf()), &wasm)
     }
 
     /// Loads every `*.wasm` file in `dir` (sorted by name).
     pub fn add_dir(&mut self, dir: &Path) -> Result<Vec<Arc<Plugin>>> {
-        let entries = std::fs::read_dir(dir)
-            .map_err(|source| Error::Io { context: format!("reading plugin directory {}", dir.display()), source })?;
+        let entries = std::fs::read_dir(dir).map_err(|source| Error::Io {
+            context: format!("reading plugin directory {}", dir.display()),
+            source,
+        })?;
         let mut files: Vec<_> = entries
             .flatten()
             .map(|e| e.path())
@@ -118,7 +128,10 @@ impl Registry {
     pub fn lookup(&self, id: &str) -> Result<(&Arc<Plugin>, &EnvSpec)> {
         match self.ids.get(id) {
             Some(plugin) => Ok((plugin, plugin.spec(id).expect("registered id has a spec"))),
-            None => Err(Error::UnknownEnv { id: id.to_owned(), suggestions: self.suggest(id) }),
+            None => Err(Error::UnknownEnv {
+                id: id.to_owned(),
+                suggestions: self.suggest(id),
+            }),
         }
     }
 
@@ -131,12 +144,18 @@ impl Registry {
                 let lower = known.to_lowercase();
                 let distance = strsim::levenshtein(&wanted, &lower);
                 let related = lower.contains(&wanted) || wanted.contains(&lower);
-                (related || distance <= 3.max(wanted.len() / 5)).then_some((distance, known.as_str()))
+                (related || distance <= 3.max(wanted.len() / 5))
+                    .then_some((distance, known.as_str()))
             })
             .collect();
         close.sort();
         let best = close.first().map_or(0, |(d, _)| *d);
-        close.into_iter().take_while(|(d, _)| *d <= best + 1).take(3).map(|(_, id)| id.to_owned()).collect()
+        close
+            .into_iter()
+            .take_while(|(d, _)| *d <= best + 1)
+            .take(3)
+            .map(|(_, id)| id.to_owned())
+            .collect()
     }
 
     /// Makes env `id` with default limits. `overrides` must be a JSON object (or null).
@@ -145,7 +164,12 @@ impl Registry {
     }
 
     /// Makes env `id` with explicit limits.
-    pub fn make_with_limits(&self, id: &str, overrides: &Value, limits: Limits) -> Result<ComponentEnv> {
+    pub fn make_with_limits(
+        &self,
+        id: &str,
+        overrides: &Value,
+        limits: Limits,
+    ) -> Result<ComponentEnv> {
         let (plugin, spec) = self.lookup(id)?;
         let empty = Map::new();
         let overrides = match overrides {
@@ -160,6 +184,11 @@ impl Registry {
             }
         };
         let config = merge(id, &spec.default_config, overrides)?;
-        ComponentEnv::new(plugin.clone(), id, Value::Object(config).to_string(), limits)
+        ComponentEnv::new(
+            plugin.clone(),
+            id,
+            Value::Object(config).to_string(),
+            limits,
+        )
     }
 }

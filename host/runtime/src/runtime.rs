@@ -24,14 +24,19 @@ struct RuntimeInner {
 
 impl std::fmt::Debug for Runtime {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Runtime").field("cache", &self.inner.cache).finish_non_exhaustive()
+        f.debug_struct("Runtime")
+            .field("cache", &self.inner.cache)
+            .finish_non_exhaustive()
     }
 }
 
 impl Runtime {
     /// A runtime with default engine settings and the default compile cache directory.
     pub fn new() -> anyhow::Result<Self> {
-        Self::with_settings(&EngineSettings::default(), CompileCache::new(default_cache_dir()))
+        Self::with_settings(
+            &EngineSettings::default(),
+            CompileCache::new(default_cache_dir()),
+        )
     }
 
     /// A runtime with explicit engine settings and cache.
@@ -41,7 +46,14 @@ impl Runtime {
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         EnvPlugin::add_to_linker::<GuestState, HasSelf<GuestState>>(&mut linker, |state| state)?;
         let ticker = start_epoch_ticker(&engine);
-        Ok(Runtime { inner: Arc::new(RuntimeInner { engine, linker, cache, _ticker: ticker }) })
+        Ok(Runtime {
+            inner: Arc::new(RuntimeInner {
+                engine,
+                linker,
+                cache,
+                _ticker: ticker,
+            }),
+        })
     }
 
     /// The shared engine.

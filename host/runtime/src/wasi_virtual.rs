@@ -29,7 +29,10 @@ impl SeededRandom {
     }
 
     fn next(&self) -> u64 {
-        let mut z = self.0.fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self
+            .0
+            .fetch_add(0x9e37_79b9_7f4a_7c15, Ordering::Relaxed)
+            .wrapping_add(0x9e37_79b9_7f4a_7c15);
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         z ^ (z >> 31)
@@ -111,7 +114,12 @@ struct Captured {
 impl CapturePipe {
     /// A pipe keeping the last `capacity` bytes written.
     pub fn new(capacity: usize) -> Self {
-        CapturePipe { inner: Arc::new(Mutex::new(Captured { capacity, ..Captured::default() })) }
+        CapturePipe {
+            inner: Arc::new(Mutex::new(Captured {
+                capacity,
+                ..Captured::default()
+            })),
+        }
     }
 
     /// The kept tail, lossily decoded.
@@ -183,7 +191,11 @@ impl OutputStream for CapturePipe {
 }
 
 impl tokio::io::AsyncWrite for CapturePipe {
-    fn poll_write(self: Pin<&mut Self>, _cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
         self.push(buf);
         Poll::Ready(Ok(buf.len()))
     }

@@ -34,13 +34,21 @@ impl Bounds {
         let min = rng.randint(1, 10);
         let max = rng.randint(min + 5, min + 50);
         let max_turns = ((max - min) as f64).sqrt().ceil() as i64 + 1;
-        Bounds { min, max, max_turns }
+        Bounds {
+            min,
+            max,
+            max_turns,
+        }
     }
 }
 
 impl GuessTheNumber {
     fn instructions(&self, example: &str) -> String {
-        let Bounds { min, max, max_turns } = self.bounds;
+        let Bounds {
+            min,
+            max,
+            max_turns,
+        } = self.bounds;
         format!(
             "You are playing Guess The Number.\n\
              You have to guess the number between {min} and {max} (inclusive) within {max_turns} turns.\n\
@@ -58,13 +66,36 @@ impl GuessTheNumber {
 
 impl Environment for GuessTheNumber {
     fn specs() -> Vec<Spec> {
-        let spec = |id: &str, what: &str, min: Option<i64>, max: Option<i64>, turns: Option<i64>| {
-            Spec::new(id, what, json!({ "min_number": min, "max_number": max, "max_turns": turns }))
-        };
+        let spec =
+            |id: &str, what: &str, min: Option<i64>, max: Option<i64>, turns: Option<i64>| {
+                Spec::new(
+                    id,
+                    what,
+                    json!({ "min_number": min, "max_number": max, "max_turns": turns }),
+                )
+            };
         vec![
-            spec("game:GuessTheNumber-v0-hard", "Guess a number in 1..50 within 7 turns", Some(1), Some(50), Some(7)),
-            spec("game:GuessTheNumber-v0-easy", "Guess a number in 1..10 within 4 turns", Some(1), Some(10), Some(4)),
-            spec("game:GuessTheNumber-v0-random", "Guess a number; range and turns drawn per episode", None, None, None),
+            spec(
+                "game:GuessTheNumber-v0-hard",
+                "Guess a number in 1..50 within 7 turns",
+                Some(1),
+                Some(50),
+                Some(7),
+            ),
+            spec(
+                "game:GuessTheNumber-v0-easy",
+                "Guess a number in 1..10 within 4 turns",
+                Some(1),
+                Some(10),
+                Some(4),
+            ),
+            spec(
+                "game:GuessTheNumber-v0-random",
+                "Guess a number; range and turns drawn per episode",
+                None,
+                None,
+                None,
+            ),
         ]
     }
 
@@ -74,18 +105,35 @@ impl Environment for GuessTheNumber {
         let fixed = match (min, max) {
             (Some(min), Some(max)) => {
                 if min > max {
-                    return Err(Error::bad_config("max_number", format!("{max} is below min_number {min}")));
+                    return Err(Error::bad_config(
+                        "max_number",
+                        format!("{max} is below min_number {min}"),
+                    ));
                 }
                 let max_turns = config.opt_int("max_turns")?.unwrap_or(20);
                 if max_turns < 1 {
                     return Err(Error::bad_config("max_turns", "must be at least 1"));
                 }
-                Some(Bounds { min, max, max_turns })
+                Some(Bounds {
+                    min,
+                    max,
+                    max_turns,
+                })
             }
             _ => None,
         };
-        let bounds = fixed.unwrap_or(Bounds { min: 1, max: 20, max_turns: 20 });
-        Ok(GuessTheNumber { fixed, bounds, target: bounds.min, guesses: Vec::new(), turn: 0 })
+        let bounds = fixed.unwrap_or(Bounds {
+            min: 1,
+            max: 20,
+            max_turns: 20,
+        });
+        Ok(GuessTheNumber {
+            fixed,
+            bounds,
+            target: bounds.min,
+            guesses: Vec::new(),
+            turn: 0,
+        })
     }
 
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
@@ -106,20 +154,46 @@ impl Environment for GuessTheNumber {
         let at_limit = turn >= self.bounds.max_turns;
         let Some(guess) = last_boxed_int(action).filter(|&g| g != 0) else {
             let obs = format!("At turn {turn}, you did not provide a valid guess.");
-            let step = Step::new(obs, REWARD.format_error).terminated().truncated_if(turn == self.bounds.max_turns);
+            let step = Step::new(obs, REWARD.format_error)
+                .terminated()
+                .truncated_if(turn == self.bounds.max_turns);
             return Ok(step.info("suffix", SUFFIX));
         };
         let (obs, reward) = if self.out_of_range(guess) {
-            (format!("At turn {turn}, you guessed {guess}, which is outside the range specified."), REWARD.invalid_action)
+            (
+                format!(
+                    "At turn {turn}, you guessed {guess}, which is outside the range specified."
+                ),
+                REWARD.invalid_action,
+            )
         } else if self.guesses.contains(&guess) {
-            (format!("At turn {turn}, you guessed {guess}, which has been already guessed before."), REWARD.invalid_action)
+            (
+                format!(
+                    "At turn {turn}, you guessed {guess}, which has been already guessed before."
+                ),
+                REWARD.invalid_action,
+            )
         } else if guess == self.target {
-            let obs = format!("Congratulations! You guessed the correct number {} in {turn} turns.", self.target);
-            return Ok(Step::new(obs, REWARD.success).terminated().info("suffix", SUFFIX));
+            let obs = format!(
+                "Congratulations! You guessed the correct number {} in {turn} turns.",
+                self.target
+            );
+            return Ok(Step::new(obs, REWARD.success)
+                .terminated()
+                .info("suffix", SUFFIX));
         } else {
             self.guesses.push(guess);
-            let hint = if guess > self.target { "lower" } else { "higher" };
-            (format!("At turn {turn}, you guessed {guess}, and the target number is {hint} than {guess}."), REWARD.internal_step)
+            let hint = if guess > self.target {
+                "lower"
+            } else {
+                "higher"
+            };
+            (
+                format!(
+                    "At turn {turn}, you guessed {guess}, and the target number is {hint} than {guess}."
+                ),
+                REWARD.internal_step,
+            )
         };
         if !at_limit {
             return Ok(Step::new(obs, reward).info("suffix", SUFFIX));
@@ -128,14 +202,23 @@ impl Environment for GuessTheNumber {
             REWARD.invalid_action
         } else {
             let span = (self.bounds.max - self.bounds.min) as f64;
-            if span == 0.0 { REWARD.success } else { 1.0 - (guess - self.target).abs() as f64 / span }
+            if span == 0.0 {
+                REWARD.success
+            } else {
+                1.0 - (guess - self.target).abs() as f64 / span
+            }
         };
-        let step = Step::new("You have reached the maximum number of turns.", reward).terminated().truncated_if(true);
+        let step = Step::new("You have reached the maximum number of turns.", reward)
+            .terminated()
+            .truncated_if(true);
         Ok(step.info("suffix", SUFFIX))
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
-        format!("\\boxed{{{}}}", rng.randint(self.bounds.min, self.bounds.max))
+        format!(
+            "\\boxed{{{}}}",
+            rng.randint(self.bounds.min, self.bounds.max)
+        )
     }
 }
 

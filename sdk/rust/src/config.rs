@@ -17,34 +17,44 @@ impl Config {
     pub fn from_json(text: &str) -> Result<Self, Error> {
         match serde_json::from_str(text) {
             Ok(Value::Object(map)) => Ok(Config(map)),
-            Ok(other) => Err(Error::BadConfig(format!("expected a JSON object, got {other}"))),
+            Ok(other) => Err(Error::BadConfig(format!(
+                "expected a JSON object, got {other}"
+            ))),
             Err(e) => Err(Error::BadConfig(format!("not JSON: {e}"))),
         }
     }
 
     /// Deserializes the whole configuration into a struct (serde names the offending field).
     pub fn parse<T: serde::de::DeserializeOwned>(&self) -> Result<T, Error> {
-        serde_json::from_value(Value::Object(self.0.clone())).map_err(|e| Error::BadConfig(e.to_string()))
+        serde_json::from_value(Value::Object(self.0.clone()))
+            .map_err(|e| Error::BadConfig(e.to_string()))
     }
 
     /// An integer value, or `None` when the key is absent or null.
     pub fn opt_int(&self, key: &str) -> Result<Option<i64>, Error> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => v.as_i64().map(Some).ok_or_else(|| Error::bad_config(key, format!("expected an integer, got {v}"))),
+            Some(v) => v
+                .as_i64()
+                .map(Some)
+                .ok_or_else(|| Error::bad_config(key, format!("expected an integer, got {v}"))),
         }
     }
 
     /// An integer value that must be present.
     pub fn int(&self, key: &str) -> Result<i64, Error> {
-        self.opt_int(key)?.ok_or_else(|| Error::bad_config(key, "missing"))
+        self.opt_int(key)?
+            .ok_or_else(|| Error::bad_config(key, "missing"))
     }
 
     /// A string value, or `None` when absent or null.
     pub fn opt_str(&self, key: &str) -> Result<Option<&str>, Error> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(v) => v.as_str().map(Some).ok_or_else(|| Error::bad_config(key, format!("expected a string, got {v}"))),
+            Some(v) => v
+                .as_str()
+                .map(Some)
+                .ok_or_else(|| Error::bad_config(key, format!("expected a string, got {v}"))),
         }
     }
 
@@ -52,7 +62,9 @@ impl Config {
     pub fn bool_or(&self, key: &str, default: bool) -> Result<bool, Error> {
         match self.0.get(key) {
             None | Some(Value::Null) => Ok(default),
-            Some(v) => v.as_bool().ok_or_else(|| Error::bad_config(key, format!("expected a boolean, got {v}"))),
+            Some(v) => v
+                .as_bool()
+                .ok_or_else(|| Error::bad_config(key, format!("expected a boolean, got {v}"))),
         }
     }
 

@@ -30,9 +30,16 @@ pub fn last_boxed_int(text: &str) -> Option<i64> {
     let mut offset = 0;
     while let Some(start) = text[offset..].find(OPEN) {
         let body_start = offset + start + OPEN.len();
-        let digits = text[body_start..].bytes().take_while(u8::is_ascii_digit).count();
+        let digits = text[body_start..]
+            .bytes()
+            .take_while(u8::is_ascii_digit)
+            .count();
         if digits > 0 && text[body_start + digits..].starts_with('}') {
-            found = Some(text[body_start..body_start + digits].parse::<i64>().unwrap_or(i64::MAX));
+            found = Some(
+                text[body_start..body_start + digits]
+                    .parse::<i64>()
+                    .unwrap_or(i64::MAX),
+            );
         }
         offset = body_start;
     }
@@ -50,7 +57,10 @@ mod tests {
         assert_eq!(last_boxed_int("\\boxed{-3}"), None);
         assert_eq!(last_boxed_int("\\boxed{ 3}"), None);
         assert_eq!(last_boxed_int("no box"), None);
-        assert_eq!(last_boxed_int("\\boxed{99999999999999999999999}"), Some(i64::MAX));
+        assert_eq!(
+            last_boxed_int("\\boxed{99999999999999999999999}"),
+            Some(i64::MAX)
+        );
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub struct Slot<E> {
 #[derive(Serialize, Deserialize)]
 struct SlotState<E> {
     env: E,
-    rng: Rng,
+    /// Seeded on the first reset: from its seed, or from (host-virtualized) entropy.
+    rng: Option<Rng>,
     started: bool,
 }
 
@@ -38,40 +39,55 @@ impl<E: Environment> Guest for Plugin<E> {
     fn describe() -> Vec<EnvSpec> {
         E::specs()
             .into_iter()
-            .map(|s| EnvSpec { id: s.id, default_config: s.default_config.to_string(), description: s.description })
+            .map(|s| EnvSpec {
+                id: s.id,
+                default_config: s.default_config.to_string(),
+                description: s.description,
+            })
             .collect()
     }
 
     fn create(id: String, config: String) -> Result<Instance, EnvError> {
-        if !E::specs().iter().any(|s| s.id == id) {
-            return Err(Error::UnknownId(id).into());
-        }
+        // The host only creates ids this plugin described, so `id` needs no second check here.
         let config = Config::from_json(&config)?;
         let env = E::create(&id, config)?;
-        let state = SlotState { env, rng: Rng::seeded(entropy_seed()), started: false };
-        Ok(Instance::new(Slot { inner: RefCell::new(state) }))
+        let state = SlotState {
+            env,
+            rng: None,
+            started: false,
+        };
+        Ok(Instance::new(Slot {
+            inner: RefCell::new(state),
+        }))
     }
 }
 
 impl<E: Environment> GuestInstance for Slot<E> {
     fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
         let mut slot = self.inner.borrow_mut();
-        let SlotState { env, rng, started } = &mut *slot;
-        if let Some(seed) = seed {
-            rng.seed(seed);
+        match (seed, slot.rng.as_mut()) {
+            (Some(seed), Some(rng)) => rng.seed(seed),
+            (Some(seed), None) => slot.rng = Some(Rng::seeded(seed)),
+            (None, _) => {}
         }
-        let reset = env.reset(rng)?;
-        *started = true;
-        Ok(ResetResult { observation: reset.observation, info: info_json(&reset.info) })
+        let slot = &mut *slot;
+        let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
+        let reset = slot.env.reset(rng)?;
+        slot.started = true;
+        Ok(ResetResult {
+            observation: reset.observation,
+            info: info_json(&reset.info),
+        })
     }
 
     fn step(&self, action: String) -> Result<StepResult, EnvError> {
         let mut slot = self.inner.borrow_mut();
-        let SlotState { env, rng, started } = &mut *slot;
-        if !*started {
+        if !slot.started {
             return Err(Error::InvalidState("step called before reset".into()).into());
         }
-        let step = env.step(&action, rng)?;
+        let slot = &mut *slot;
+        let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
+        let step = slot.env.step(&action, rng)?;
         Ok(StepResult {
             observation: step.observation,
             reward: step.reward,
@@ -83,17 +99,19 @@ impl<E: Environment> GuestInstance for Slot<E> {
 
     fn sample_random_action(&self) -> Result<String, EnvError> {
         let mut slot = self.inner.borrow_mut();
-        let SlotState { env, rng, .. } = &mut *slot;
-        Ok(env.sample_random_action(rng))
+        let slot = &mut *slot;
+        let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
+        Ok(slot.env.sample_random_action(rng))
     }
 
     fn get_state(&self) -> Result<Vec<u8>, EnvError> {
-        serde_json::to_vec(&*self.inner.borrow()).map_err(|e| Error::Internal(format!("cannot encode state: {e}")).into())
+        serde_json::to_vec(&*self.inner.borrow())
+            .map_err(|e| Error::Internal(format!("cannot encode state: {e}")).into())
     }
 
     fn set_state(&self, state: Vec<u8>) -> Result<(), EnvError> {
-        let decoded: SlotState<E> =
-            serde_json::from_slice(&state).map_err(|e| EnvError::from(Error::BadState(e.to_string())))?;
+        let decoded: SlotState<E> = serde_json::from_slice(&state)
+            .map_err(|e| EnvError::from(Error::BadState(e.to_string())))?;
         *self.inner.borrow_mut() = decoded;
         Ok(())
     }

@@ -18,8 +18,16 @@ pub struct Spec {
 
 impl Spec {
     /// A spec for `id` with a description and a default configuration (a JSON object).
-    pub fn new(id: impl Into<String>, description: impl Into<String>, default_config: Value) -> Self {
-        Spec { id: id.into(), description: description.into(), default_config }
+    pub fn new(
+        id: impl Into<String>,
+        description: impl Into<String>,
+        default_config: Value,
+    ) -> Self {
+        Spec {
+            id: id.into(),
+            description: description.into(),
+            default_config,
+        }
     }
 }
 
@@ -33,7 +41,10 @@ pub struct Reset {
 impl Reset {
     /// A reset result with an empty info.
     pub fn new(observation: impl Into<String>) -> Self {
-        Reset { observation: observation.into(), info: Info::new() }
+        Reset {
+            observation: observation.into(),
+            info: Info::new(),
+        }
     }
 
     /// Adds one info entry.
@@ -56,7 +67,11 @@ pub struct Step {
 impl Step {
     /// A step that continues the episode.
     pub fn new(observation: impl Into<String>, reward: f64) -> Self {
-        Step { observation: observation.into(), reward, ..Step::default() }
+        Step {
+            observation: observation.into(),
+            reward,
+            ..Step::default()
+        }
     }
 
     /// Marks the episode as ended inside the task.

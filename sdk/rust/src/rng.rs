@@ -18,14 +18,19 @@ pub struct Rng {
 
 impl std::fmt::Debug for Rng {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Rng").field("index", &self.index).finish_non_exhaustive()
+        f.debug_struct("Rng")
+            .field("index", &self.index)
+            .finish_non_exhaustive()
     }
 }
 
 impl Rng {
     /// A generator in the state `random.seed(seed)` leaves CPython's generator in.
     pub fn seeded(seed: u64) -> Self {
-        let mut rng = Rng { state: vec![0; N], index: N };
+        let mut rng = Rng {
+            state: vec![0; N],
+            index: N,
+        };
         rng.seed(seed);
         rng
     }

@@ -18,7 +18,10 @@ const KINDS: &[(&str, &str)] = &[
     ("hostile:bad-info", "returns info that is not JSON"),
     ("hostile:array-info", "returns info that is a JSON array"),
     ("hostile:nan-reward", "returns a NaN reward"),
-    ("hostile:escape", "tries the escape named by the action: read-file, write-file, list-dir, env-vars, socket, clock"),
+    (
+        "hostile:escape",
+        "tries the escape named by the action: read-file, write-file, list-dir, env-vars, socket, clock",
+    ),
     ("hostile:slow-reset", "spins in reset"),
 ];
 
@@ -30,10 +33,18 @@ struct Attack {
 }
 
 fn result(observation: String) -> StepResult {
-    StepResult { observation, reward: 0.0, terminated: false, truncated: false, info: "{}".into() }
+    StepResult {
+        observation,
+        reward: 0.0,
+        terminated: false,
+        truncated: false,
+        info: "{}".into(),
+    }
 }
 
+/// Recurses until the stack runs out: the point of this attack.
 #[inline(never)]
+#[allow(unconditional_recursion, clippy::only_used_in_recursion)]
 fn recurse(depth: u64) -> u64 {
     let local = black_box([depth; 16]);
     recurse(depth + 1) + local[3]
@@ -42,15 +53,27 @@ fn recurse(depth: u64) -> u64 {
 fn escape(attempt: &str) -> String {
     let outcome: Result<String, String> = match attempt {
         "read-file" => std::fs::read_to_string("/etc/passwd").map_err(|e| e.to_string()),
-        "write-file" => std::fs::write("/tmp/geode-escape", b"x").map(|_| "wrote".into()).map_err(|e| e.to_string()),
-        "list-dir" => std::fs::read_dir("/").map(|d| format!("{} entries", d.count())).map_err(|e| e.to_string()),
+        "write-file" => std::fs::write("/tmp/geode-escape", b"x")
+            .map(|_| "wrote".into())
+            .map_err(|e| e.to_string()),
+        "list-dir" => std::fs::read_dir("/")
+            .map(|d| format!("{} entries", d.count()))
+            .map_err(|e| e.to_string()),
         "env-vars" => {
             let vars: Vec<String> = std::env::vars().map(|(k, _)| k).collect();
-            if vars.is_empty() { Err("no environment variables".into()) } else { Ok(vars.join(",")) }
+            if vars.is_empty() {
+                Err("no environment variables".into())
+            } else {
+                Ok(vars.join(","))
+            }
         }
-        "socket" => std::net::TcpStream::connect("127.0.0.1:22").map(|_| "connected".into()).map_err(|e| e.to_string()),
+        "socket" => std::net::TcpStream::connect("127.0.0.1:22")
+            .map(|_| "connected".into())
+            .map_err(|e| e.to_string()),
         "clock" => {
-            let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default();
             return format!("clock {}", now.as_secs());
         }
         other => Err(format!("unknown attempt {other}")),
@@ -70,7 +93,10 @@ impl GuestInstance for Attack {
             }
         }
         self.steps.set(0);
-        Ok(ResetResult { observation: format!("{} ready", self.kind), info: "{}".into() })
+        Ok(ResetResult {
+            observation: format!("{} ready", self.kind),
+            info: "{}".into(),
+        })
     }
 
     fn step(&self, action: String) -> Result<StepResult, EnvError> {
@@ -95,11 +121,23 @@ impl GuestInstance for Attack {
                 }
             }
             "hostile:stack-overflow" => Ok(result(format!("{}", recurse(0)))),
-            "hostile:panic" => panic!("hostile plugin panicked on purpose at step {}", self.steps.get()),
+            "hostile:panic" => panic!(
+                "hostile plugin panicked on purpose at step {}",
+                self.steps.get()
+            ),
             "hostile:huge-observation" => Ok(result("x".repeat(100 << 20))),
-            "hostile:bad-info" => Ok(StepResult { info: "this is not json".into(), ..result(String::new()) }),
-            "hostile:array-info" => Ok(StepResult { info: "[1, 2]".into(), ..result(String::new()) }),
-            "hostile:nan-reward" => Ok(StepResult { reward: f64::NAN, ..result(String::new()) }),
+            "hostile:bad-info" => Ok(StepResult {
+                info: "this is not json".into(),
+                ..result(String::new())
+            }),
+            "hostile:array-info" => Ok(StepResult {
+                info: "[1, 2]".into(),
+                ..result(String::new())
+            }),
+            "hostile:nan-reward" => Ok(StepResult {
+                reward: f64::NAN,
+                ..result(String::new())
+            }),
             "hostile:escape" => Ok(result(escape(action.trim()))),
             other => Err(EnvError::Internal(format!("no attack named {other}"))),
         }
@@ -114,7 +152,9 @@ impl GuestInstance for Attack {
     }
 
     fn set_state(&self, state: Vec<u8>) -> Result<(), EnvError> {
-        let bytes: [u8; 4] = state.try_into().map_err(|_| EnvError::BadState("expected 4 bytes".into()))?;
+        let bytes: [u8; 4] = state
+            .try_into()
+            .map_err(|_| EnvError::BadState("expected 4 bytes".into()))?;
         self.steps.set(u32::from_le_bytes(bytes));
         Ok(())
     }
@@ -126,7 +166,11 @@ impl Guest for Hostile {
     fn describe() -> Vec<EnvSpec> {
         KINDS
             .iter()
-            .map(|(id, what)| EnvSpec { id: (*id).into(), default_config: "{}".into(), description: (*what).into() })
+            .map(|(id, what)| EnvSpec {
+                id: (*id).into(),
+                default_config: "{}".into(),
+                description: (*what).into(),
+            })
             .collect()
     }
 
@@ -134,7 +178,10 @@ impl Guest for Hostile {
         if !KINDS.iter().any(|(known, _)| *known == id) {
             return Err(EnvError::UnknownId(id));
         }
-        Ok(Instance::new(Attack { kind: id, steps: Cell::new(0) }))
+        Ok(Instance::new(Attack {
+            kind: id,
+            steps: Cell::new(0),
+        }))
     }
 }
 

@@ -1,0 +1,173 @@
+//! The `geode` binary: list, run, play and inspect, as a user types them.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn geode(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_geode"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("geode starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn list_shows_every_guess_the_number_id() {
+    let out = geode(&["list"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for id in [
+        "game:GuessTheNumber-v0-hard",
+        "game:GuessTheNumber-v0-easy",
+        "game:GuessTheNumber-v0-random",
+    ] {
+        assert!(stdout.contains(id), "{id} missing from:\n{stdout}");
+    }
+}
+
+#[test]
+fn run_prints_a_summary_table() {
+    let out = geode(
+        &[
+            "run",
+            "game:GuessTheNumber-v0-easy",
+            "--episodes",
+            "300",
+            "--seed",
+            "7",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let value = |key: &str| -> f64 {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no {key} in {stdout}"));
+        line[key.len()..].trim().parse().unwrap()
+    };
+    assert_eq!(value("episodes"), 300.0);
+    // A random guesser on 1..10 with 4 turns wins often but not always.
+    let success = value("success rate");
+    assert!((0.2..0.9).contains(&success), "success rate {success}");
+    let length = value("mean length");
+    assert!((1.0..=4.0).contains(&length), "mean length {length}");
+    assert!(value("steps/s") > 0.0);
+    // The same seed gives the same statistics.
+    let again = geode(
+        &[
+            "run",
+            "game:GuessTheNumber-v0-easy",
+            "--episodes",
+            "300",
+            "--seed",
+            "7",
+        ],
+        "",
+    );
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("steps/s") && !l.starts_with("wall"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(strip(&stdout), strip(&text(&again.stdout)));
+}
+
+#[test]
+fn run_rejects_bad_ids_and_config_clearly() {
+    let out = geode(&["run", "game:GuessTheNumber-v9"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("unknown env id `game:GuessTheNumber-v9`"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = geode(
+        &[
+            "run",
+            "game:GuessTheNumber-v0-hard",
+            "--config",
+            "{\"turns\": 3}",
+        ],
+        "",
+    );
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("bad config key `turns`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn play_reads_actions_from_stdin() {
+    let out = geode(
+        &["play", "game:GuessTheNumber-v0-hard", "--seed", "42"],
+        "\\boxed{25}\n\\boxed{41}\n",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("You are playing Guess The Number."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("you guessed 25, and the target number is higher than 25."),
+        "{stdout}"
+    );
+    // Seed 42 hides 41, as CPython's random.seed(42); random.randint(1, 50) does.
+    assert!(
+        stdout.contains("Congratulations! You guessed the correct number 41 in 2 turns."),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("[reward 1 | return 1 | terminated true | truncated false]"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn inspect_describes_a_plugin_file_and_rejects_junk() {
+    let dir = std::env::temp_dir().join(format!("geode-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plugin = dir.join("guess.wasm");
+    let (_, wasm) = geode_runtime::BUILTIN_PLUGINS
+        .iter()
+        .find(|(n, _)| *n == "guess-the-number")
+        .unwrap();
+    std::fs::write(&plugin, wasm).unwrap();
+    let out = geode(&["inspect", plugin.to_str().unwrap()], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("contract   geode:env@0.1.0"), "{stdout}");
+    assert!(
+        stdout.contains("default config: {\"max_number\":50,\"max_turns\":7,\"min_number\":1}"),
+        "{stdout}"
+    );
+
+    let junk = dir.join("junk.wasm");
+    std::fs::write(&junk, b"definitely not wasm").unwrap();
+    let out = geode(&["inspect", junk.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("junk.wasm is not a geode plugin"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
