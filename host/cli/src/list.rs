@@ -3,31 +3,25 @@
 use anyhow::Result;
 use geode_runtime::Registry;
 
-/// Prints one row per id: id, plugin, description.
+/// Prints one row per id: id, kind (env, tool, wrapper), plugin, description.
 pub fn print(registry: &Registry) -> Result<()> {
-    let rows: Vec<(String, String, String)> = registry
-        .plugins()
-        .iter()
-        .flat_map(|plugin| {
-            plugin.specs().iter().map(|spec| {
-                (
-                    spec.id.clone(),
-                    plugin.source().to_string(),
-                    spec.description.clone(),
-                )
-            })
-        })
-        .collect();
-    let id_width = rows.iter().map(|r| r.0.len()).max().unwrap_or(2).max(2);
-    let plugin_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(6).max(6);
+    let mut rows: Vec<[String; 4]> = Vec::new();
+    for plugin in registry.plugins() {
+        for spec in plugin.specs() {
+            let kind = plugin.kind().to_string();
+            let source = plugin.source().to_string();
+            rows.push([spec.id.clone(), kind, source, spec.description.clone()]);
+        }
+    }
+    rows.sort_by(|a, b| (&a[1], &a[0]).cmp(&(&b[1], &b[0])));
+    let id_width = rows.iter().map(|r| r[0].len()).max().unwrap_or(2).max(2);
+    let plugin_width = rows.iter().map(|r| r[2].len()).max().unwrap_or(6).max(6);
     println!(
-        "{:id_width$}  {:plugin_width$}  DESCRIPTION",
-        "ID", "PLUGIN"
+        "{:id_width$}  {:7}  {:plugin_width$}  DESCRIPTION",
+        "ID", "KIND", "PLUGIN"
     );
-    let mut sorted = rows;
-    sorted.sort();
-    for (id, plugin, description) in sorted {
-        println!("{id:id_width$}  {plugin:plugin_width$}  {description}");
+    for [id, kind, plugin, description] in rows {
+        println!("{id:id_width$}  {kind:7}  {plugin:plugin_width$}  {description}");
     }
     Ok(())
 }

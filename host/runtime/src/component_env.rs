@@ -5,23 +5,15 @@
 //! plugin's pre-instantiated template (microseconds), so a bad episode never poisons the next.
 
 use crate::bindings::env_world::EnvPlugin;
-use crate::bindings::env_world::exports::geode::env::env::EnvError;
+use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::env::{Env, Info, ResetOutput, StepOutput};
-use crate::error::RefusalKind;
+use crate::guard::{self, GuestCall, Live};
 use crate::host_state::GuestState;
 use crate::limits::Limits;
-use crate::plugin::Plugin;
+use crate::plugin::{Plugin, Template};
 use crate::{Error, Result};
 use std::sync::Arc;
-use wasmtime::component::ResourceAny;
-use wasmtime::{Store, Trap};
-
-/// A live instance: its store, its bindings and the guest's env resource.
-struct Live {
-    store: Store<GuestState>,
-    api: EnvPlugin,
-    handle: ResourceAny,
-}
+use wasmtime::Store;
 
 /// An env provided by a component plugin.
 pub struct ComponentEnv {
@@ -29,7 +21,7 @@ pub struct ComponentEnv {
     id: String,
     config_json: String,
     limits: Limits,
-    live: Option<Live>,
+    live: Option<Live<EnvPlugin>>,
     entropy: u64,
     started: bool,
 }
@@ -43,11 +35,18 @@ impl std::fmt::Debug for ComponentEnv {
     }
 }
 
-type Call<R> = dyn FnOnce(
-    &mut Store<GuestState>,
-    &EnvPlugin,
-    ResourceAny,
-) -> wasmtime::Result<std::result::Result<R, EnvError>>;
+/// A per-instance entropy stream (an LCG step plus a xorshift), seeded from the OS once.
+pub(crate) fn next_entropy(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *state ^ (*state >> 29)
+}
+
+/// A fresh entropy seed from the OS.
+pub(crate) fn os_entropy() -> u64 {
+    getrandom::u64().unwrap_or(0x2545_f491_4f6c_dd1d)
+}
 
 impl ComponentEnv {
     /// Instantiates `id` of `plugin` with a merged configuration (see [`crate::Registry::make`]).
@@ -58,7 +57,7 @@ impl ComponentEnv {
             config_json,
             limits,
             live: None,
-            entropy: getrandom::u64().unwrap_or(0x2545_f491_4f6c_dd1d),
+            entropy: os_entropy(),
             started: false,
         };
         env.live = Some(env.instantiate()?);
@@ -85,109 +84,41 @@ impl ComponentEnv {
         self.live.is_some()
     }
 
-    fn next_entropy(&mut self) -> u64 {
-        self.entropy = self
-            .entropy
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.entropy ^ (self.entropy >> 29)
-    }
-
-    fn instantiate(&mut self) -> Result<Live> {
-        let entropy = self.next_entropy();
+    fn instantiate(&mut self) -> Result<Live<EnvPlugin>> {
+        let entropy = next_entropy(&mut self.entropy);
         let mut store = self.plugin.new_store(&self.id, &self.limits, entropy);
-        self.limits.arm(&mut store);
-        let api = self
-            .plugin
-            .pre
+        let Template::Env(pre) = &self.plugin.template else {
+            return Err(Error::InvalidArgument(format!(
+                "`{}` is not provided by an env plugin",
+                self.id
+            )));
+        };
+        let api = pre
             .instantiate(&mut store)
             .map_err(|e| self.classify(&store, "instantiate", e))?;
         self.limits.arm(&mut store);
-        let created = api
+        let handle = match api
             .geode_env_env()
-            .call_create(&mut store, &self.id, &self.config_json);
-        let handle = match created {
+            .call_create(&mut store, &self.id, &self.config_json)
+        {
             Ok(Ok(handle)) => handle,
-            Ok(Err(refusal)) => return Err(self.refused("create", refusal)),
+            Ok(Err(refusal)) => return Err(guard::refused(&self.id, "create", refusal)),
             Err(e) => return Err(self.classify(&store, "create", e)),
         };
         Ok(Live { store, api, handle })
     }
 
-    /// Runs one guest call under fresh budgets, discarding the instance when it fails hard.
-    fn call<R>(&mut self, name: &'static str, f: Box<Call<R>>) -> Result<R> {
-        let Some(live) = self.live.as_mut() else {
-            return Err(Error::InvalidState {
-                env: self.id.clone(),
-                message: format!(
-                    "{name} called on an instance discarded after a failure; call reset to start a fresh one"
-                ),
-            });
-        };
-        self.limits.arm(&mut live.store);
-        live.store.data().stderr.clear();
-        let outcome = f(&mut live.store, &live.api, live.handle);
-        match outcome {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(refusal)) => Err(self.refused(name, refusal)),
-            Err(trap) => {
-                let live = self.live.take().expect("live instance");
-                Err(self.classify(&live.store, name, trap))
-            }
-        }
-    }
-
-    fn refused(&self, call: &'static str, refusal: EnvError) -> Error {
-        let (kind, message) = match refusal {
-            EnvError::BadConfig(m) => (RefusalKind::BadConfig, m),
-            EnvError::UnknownId(m) => (RefusalKind::UnknownId, m),
-            EnvError::InvalidState(m) => (RefusalKind::InvalidState, m),
-            EnvError::BadState(m) => (RefusalKind::BadState, m),
-            EnvError::Internal(m) => (RefusalKind::Internal, m),
-        };
-        Error::Refused {
-            env: self.id.clone(),
-            call,
-            kind,
-            message,
-        }
-    }
-
-    /// Turns a wasmtime error into the typed error that explains it.
     fn classify(
         &self,
         store: &Store<GuestState>,
         call: &'static str,
         error: wasmtime::Error,
     ) -> Error {
-        let env = self.id.clone();
-        let state = store.data();
-        match error.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => Error::OutOfFuel {
-                env,
-                call,
-                budget: self.limits.fuel_per_call.unwrap_or(u64::MAX),
-            },
-            Some(Trap::Interrupt) => Error::Deadline {
-                env,
-                call,
-                limit: self.limits.deadline_per_call.unwrap_or_default(),
-            },
-            Some(Trap::StackOverflow) => Error::StackOverflow { env, call },
-            _ if state.limiter.memory_denied => Error::MemoryLimit {
-                env,
-                call,
-                limit_bytes: self.limits.max_memory_bytes,
-            },
-            _ => {
-                let guest_said = panic_message(&state.stderr.tail());
-                let message = match guest_said {
-                    Some(said) => said,
-                    None => error.to_string(),
-                };
-                Error::GuestTrap { env, call, message }
-            }
-        }
+        guard::classify(&self.id, &self.limits, store.data(), call, error)
+    }
+
+    fn call<R>(&mut self, name: &'static str, f: GuestCall<'_, EnvPlugin, R>) -> Result<R> {
+        guard::call(&mut self.live, &self.id, &self.limits, name, f).map_err(|(error, _)| error)
     }
 
     fn contract(&mut self, call: &'static str, message: String) -> Error {
@@ -221,34 +152,7 @@ impl ComponentEnv {
     }
 }
 
-/// The message of a Rust-style panic (`panicked at file:line:col:\nmessage`) or any other last
-/// words the guest wrote to stderr.
-fn panic_message(stderr: &str) -> Option<String> {
-    let text = stderr.trim();
-    if text.is_empty() {
-        return None;
-    }
-    if let Some(at) = text.rfind("panicked at ") {
-        let after = &text[at + "panicked at ".len()..];
-        let (location, message) = after.split_once(":\n").unwrap_or((after, ""));
-        let message = message
-            .lines()
-            .take_while(|l| !l.starts_with("note:"))
-            .collect::<Vec<_>>()
-            .join("\n");
-        return Some(format!("panicked at {location}: {}", message.trim()));
-    }
-    Some(
-        text.lines()
-            .rev()
-            .take(5)
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect::<Vec<_>>()
-            .join("\n"),
-    )
-}
+type EnvCall<R> = wasmtime::Result<std::result::Result<R, EnvError>>;
 
 impl Env for ComponentEnv {
     fn id(&self) -> &str {
@@ -262,12 +166,9 @@ impl Env for ComponentEnv {
         if let (Some(seed), Some(live)) = (seed, self.live.as_mut()) {
             live.store.data_mut().reseed(seed);
         }
-        let out = self.call(
-            "reset",
-            Box::new(move |store, api, h| {
-                api.geode_env_env().instance().call_reset(store, h, seed)
-            }),
-        )?;
+        let out = self.call("reset", &mut |store, api, h| -> EnvCall<_> {
+            api.geode_env_env().instance().call_reset(store, h, seed)
+        })?;
         self.check_text(
             "reset",
             "observation",
@@ -297,13 +198,9 @@ impl Env for ComponentEnv {
                 message: "step called before reset".into(),
             });
         }
-        let action = action.to_owned();
-        let out = self.call(
-            "step",
-            Box::new(move |store, api, h| {
-                api.geode_env_env().instance().call_step(store, h, &action)
-            }),
-        )?;
+        let out = self.call("step", &mut |store, api, h| {
+            api.geode_env_env().instance().call_step(store, h, action)
+        })?;
         self.check_text(
             "step",
             "observation",
@@ -327,14 +224,11 @@ impl Env for ComponentEnv {
     }
 
     fn sample_random_action(&mut self) -> Result<String> {
-        let action = self.call(
-            "sample_random_action",
-            Box::new(|store, api, h| {
-                api.geode_env_env()
-                    .instance()
-                    .call_sample_random_action(store, h)
-            }),
-        )?;
+        let action = self.call("sample_random_action", &mut |store, api, h| {
+            api.geode_env_env()
+                .instance()
+                .call_sample_random_action(store, h)
+        })?;
         self.check_text(
             "sample_random_action",
             "action",
@@ -345,19 +239,16 @@ impl Env for ComponentEnv {
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        let state = self.call(
-            "get_state",
-            Box::new(|store, api, h| api.geode_env_env().instance().call_get_state(store, h)),
-        )?;
+        let state = self.call("get_state", &mut |store, api, h| {
+            api.geode_env_env().instance().call_get_state(store, h)
+        })?;
         if state.len() > self.limits.max_state_bytes {
-            return Err(self.contract(
-                "get_state",
-                format!(
-                    "state is {} bytes, over the limit of {}",
-                    state.len(),
-                    self.limits.max_state_bytes
-                ),
-            ));
+            let message = format!(
+                "state is {} bytes, over the limit of {}",
+                state.len(),
+                self.limits.max_state_bytes
+            );
+            return Err(self.contract("get_state", message));
         }
         Ok(state)
     }
@@ -374,15 +265,11 @@ impl Env for ComponentEnv {
         if self.live.is_none() {
             self.live = Some(self.instantiate()?);
         }
-        let state = state.to_vec();
-        self.call(
-            "set_state",
-            Box::new(move |store, api, h| {
-                api.geode_env_env()
-                    .instance()
-                    .call_set_state(store, h, &state)
-            }),
-        )?;
+        self.call("set_state", &mut |store, api, h| {
+            api.geode_env_env()
+                .instance()
+                .call_set_state(store, h, state)
+        })?;
         self.started = true;
         Ok(())
     }
@@ -399,20 +286,5 @@ impl Env for ComponentEnv {
             twin.set_state(&state)?;
         }
         Ok(Box::new(twin))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::panic_message;
-
-    #[test]
-    fn extracts_rust_panic_messages() {
-        let stderr = "\nthread '<unnamed>' panicked at src/lib.rs:10:5:\nthe board is on fire\nnote: run with `RUST_BACKTRACE=1`\n";
-        assert_eq!(
-            panic_message(stderr).unwrap(),
-            "panicked at src/lib.rs:10:5: the board is on fire"
-        );
-        assert_eq!(panic_message("  "), None);
     }
 }

@@ -120,6 +120,10 @@ pub enum Error {
     #[error("env `{env}`: {message}")]
     InvalidState { env: String, message: String },
 
+    /// The caller passed arguments that cannot work (an index out of range, lengths that differ).
+    #[error("invalid argument: {0}")]
+    InvalidArgument(String),
+
     /// A file system or other host-side failure.
     #[error("{context}: {source}")]
     Io {

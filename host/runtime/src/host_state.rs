@@ -1,6 +1,10 @@
 //! The per-store state of a guest instance and the host imports it may call.
 
+use crate::Error;
+use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
 use crate::bindings::env_world::geode::env::{dataset, log, sandbox, types};
+use crate::bindings::wrapper_world::geode::env::inner;
+use crate::env::Env;
 use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock};
 use wasmtime::component::ResourceTable;
@@ -25,6 +29,11 @@ pub struct GuestState {
     pub stdout: CapturePipe,
     /// The env id, for log lines.
     pub label: String,
+    /// For wrapper plugins: the env the `inner` import drives.
+    pub inner: Option<Box<dyn Env>>,
+    /// The typed error of the inner env's last failed call, reported in place of the
+    /// wrapper's own (less precise) error when the wrapper passes the failure on.
+    pub inner_error: Option<Error>,
 }
 
 impl GuestState {
@@ -57,6 +66,8 @@ impl GuestState {
             stderr,
             stdout,
             label: label.to_owned(),
+            inner: None,
+            inner_error: None,
         }
     }
 
@@ -107,6 +118,52 @@ impl sandbox::Host for GuestState {
             stderr: "no code sandbox is configured on this host".to_owned(),
             fuel_used: 0,
             elapsed_us: 0,
+        }
+    }
+}
+
+impl GuestState {
+    fn inner_env(&mut self) -> Result<&mut Box<dyn Env>, EnvError> {
+        self.inner
+            .as_mut()
+            .ok_or_else(|| EnvError::InvalidState("this instance wraps no env".into()))
+    }
+
+    fn inner_failed(&mut self, error: Error) -> EnvError {
+        let message = error.to_string();
+        self.inner_error = Some(error);
+        EnvError::Internal(message)
+    }
+}
+
+impl inner::Host for GuestState {
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
+        match self.inner_env()?.reset(seed) {
+            Ok(out) => Ok(ResetResult {
+                observation: out.observation,
+                info: out.info.as_json().to_owned(),
+            }),
+            Err(error) => Err(self.inner_failed(error)),
+        }
+    }
+
+    fn step(&mut self, action: String) -> Result<StepResult, EnvError> {
+        match self.inner_env()?.step(&action) {
+            Ok(out) => Ok(StepResult {
+                observation: out.observation,
+                reward: out.reward,
+                terminated: out.terminated,
+                truncated: out.truncated,
+                info: out.info.as_json().to_owned(),
+            }),
+            Err(error) => Err(self.inner_failed(error)),
+        }
+    }
+
+    fn sample_random_action(&mut self) -> Result<String, EnvError> {
+        match self.inner_env()?.sample_random_action() {
+            Ok(action) => Ok(action),
+            Err(error) => Err(self.inner_failed(error)),
         }
     }
 }

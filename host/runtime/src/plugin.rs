@@ -1,8 +1,11 @@
 //! A loaded plugin: its compiled component, a pre-instantiated template, and the specs its
-//! `describe()` returned.
+//! `describe()` returned. A plugin is an env, a tool or a wrapper plugin, by what it exports.
 
 use crate::bindings::env_world::EnvPluginPre;
-use crate::bindings::{CONTRACT_VERSION, ENV_EXPORT};
+use crate::bindings::env_world::geode::env::types::PluginSpec as RawSpec;
+use crate::bindings::tool_world::ToolPluginPre;
+use crate::bindings::wrapper_world::WrapperPluginPre;
+use crate::bindings::{CONTRACT_VERSION, ENV_EXPORT, TOOL_EXPORT, WRAPPER_EXPORT};
 use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::runtime::Runtime;
@@ -31,10 +34,52 @@ impl std::fmt::Display for PluginSource {
     }
 }
 
+/// What a plugin provides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PluginKind {
+    /// Environments (`geode:env/env`).
+    Env,
+    /// Tools (`geode:env/tool`).
+    Tool,
+    /// Wrappers over another env (`geode:env/wrapper`).
+    Wrapper,
+}
+
+impl PluginKind {
+    fn export(self) -> &'static str {
+        match self {
+            PluginKind::Env => ENV_EXPORT,
+            PluginKind::Tool => TOOL_EXPORT,
+            PluginKind::Wrapper => WRAPPER_EXPORT,
+        }
+    }
+}
+
+impl PluginKind {
+    /// "an env", "a tool", "a wrapper".
+    pub fn with_article(self) -> &'static str {
+        match self {
+            PluginKind::Env => "an env",
+            PluginKind::Tool => "a tool",
+            PluginKind::Wrapper => "a wrapper",
+        }
+    }
+}
+
+impl std::fmt::Display for PluginKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PluginKind::Env => "env",
+            PluginKind::Tool => "tool",
+            PluginKind::Wrapper => "wrapper",
+        })
+    }
+}
+
 /// One id a plugin provides.
 #[derive(Debug, Clone)]
 pub struct EnvSpec {
-    /// The id users pass to `make`.
+    /// The id users pass to `make` (or `make_tool` / `make_wrapper`).
     pub id: String,
     /// The default configuration (a JSON object).
     pub default_config: Map<String, Value>,
@@ -42,10 +87,17 @@ pub struct EnvSpec {
     pub description: String,
 }
 
+/// The pre-instantiated template of a plugin, by kind.
+pub(crate) enum Template {
+    Env(EnvPluginPre<GuestState>),
+    Tool(ToolPluginPre<GuestState>),
+    Wrapper(WrapperPluginPre<GuestState>),
+}
+
 /// A plugin ready to instantiate.
 pub struct Plugin {
     pub(crate) runtime: Runtime,
-    pub(crate) pre: EnvPluginPre<GuestState>,
+    pub(crate) template: Template,
     source: PluginSource,
     specs: Vec<EnvSpec>,
     sha256: String,
@@ -62,8 +114,8 @@ impl std::fmt::Debug for Plugin {
 }
 
 impl Plugin {
-    /// Compiles (or loads from the cache) `wasm`, checks it is a geode env plugin and asks it
-    /// for its specs.
+    /// Compiles (or loads from the cache) `wasm`, checks it is a geode plugin and asks it for
+    /// its specs.
     pub fn load(runtime: &Runtime, source: PluginSource, wasm: &[u8]) -> Result<Arc<Plugin>> {
         let not_a_plugin = |reason: String| Error::NotAPlugin {
             source_name: source.to_string(),
@@ -75,18 +127,26 @@ impl Plugin {
                 first_line(&format!("{e:#}"))
             ))
         })?;
-        check_exports(runtime, &component).map_err(not_a_plugin)?;
+        let kind = detect_kind(runtime, &component).map_err(not_a_plugin)?;
         let instance_pre = runtime.linker().instantiate_pre(&component).map_err(|e| {
             not_a_plugin(format!("it needs an import geode does not provide: {e:#}"))
         })?;
-        let pre = EnvPluginPre::new(instance_pre).map_err(|e| {
+        let mismatch = |e: wasmtime::Error| {
             not_a_plugin(format!(
-                "its `{ENV_EXPORT}` export does not match the contract: {e:#}"
+                "its `{}` export does not match the contract: {e:#}",
+                kind.export()
             ))
-        })?;
+        };
+        let template = match kind {
+            PluginKind::Env => Template::Env(EnvPluginPre::new(instance_pre).map_err(mismatch)?),
+            PluginKind::Tool => Template::Tool(ToolPluginPre::new(instance_pre).map_err(mismatch)?),
+            PluginKind::Wrapper => {
+                Template::Wrapper(WrapperPluginPre::new(instance_pre).map_err(mismatch)?)
+            }
+        };
         let mut plugin = Plugin {
             runtime: runtime.clone(),
-            pre,
+            template,
             source: source.clone(),
             specs: Vec::new(),
             sha256: crate::cache::sha256_hex(wasm),
@@ -99,21 +159,35 @@ impl Plugin {
     fn describe(&self) -> Result<Vec<EnvSpec>> {
         let label = self.source.to_string();
         let mut store = self.new_store(&label, &Limits::default(), 0);
-        let api = self
-            .pre
-            .instantiate(&mut store)
-            .map_err(|e| Error::NotAPlugin {
-                source_name: label.clone(),
-                reason: format!("it failed to start: {e:#}"),
-            })?;
-        let raw = api
-            .geode_env_env()
-            .call_describe(&mut store)
-            .map_err(|e| Error::GuestTrap {
-                env: label.clone(),
-                call: "describe",
-                message: format!("{e:#}"),
-            })?;
+        let failed = |e: wasmtime::Error| Error::NotAPlugin {
+            source_name: label.clone(),
+            reason: format!("it failed to start: {e:#}"),
+        };
+        let trapped = |e: wasmtime::Error| Error::GuestTrap {
+            env: label.clone(),
+            call: "describe",
+            message: format!("{e:#}"),
+        };
+        let raw: Vec<RawSpec> = match &self.template {
+            Template::Env(pre) => pre
+                .instantiate(&mut store)
+                .map_err(failed)?
+                .geode_env_env()
+                .call_describe(&mut store)
+                .map_err(trapped)?,
+            Template::Tool(pre) => pre
+                .instantiate(&mut store)
+                .map_err(failed)?
+                .geode_env_tool()
+                .call_describe(&mut store)
+                .map_err(trapped)?,
+            Template::Wrapper(pre) => pre
+                .instantiate(&mut store)
+                .map_err(failed)?
+                .geode_env_wrapper()
+                .call_describe(&mut store)
+                .map_err(trapped)?,
+        };
         let mut specs: Vec<EnvSpec> = Vec::with_capacity(raw.len());
         for spec in raw {
             let contract = |message: String| Error::Contract {
@@ -145,7 +219,7 @@ impl Plugin {
         if specs.is_empty() {
             return Err(Error::NotAPlugin {
                 source_name: label,
-                reason: "it describes no env ids".into(),
+                reason: "it describes no ids".into(),
             });
         }
         Ok(specs)
@@ -165,6 +239,15 @@ impl Plugin {
         store.limiter(|state| &mut state.limiter);
         limits.arm(&mut store);
         store
+    }
+
+    /// What the plugin provides.
+    pub fn kind(&self) -> PluginKind {
+        match self.template {
+            Template::Env(_) => PluginKind::Env,
+            Template::Tool(_) => PluginKind::Tool,
+            Template::Wrapper(_) => PluginKind::Wrapper,
+        }
     }
 
     /// Where the plugin came from.
@@ -207,37 +290,37 @@ fn first_line(text: &str) -> &str {
     text.lines().next().unwrap_or(text)
 }
 
-/// Checks the component exports the env interface of this contract version, explaining what it
-/// exports instead when it does not.
-fn check_exports(
+/// Finds which geode interface the component exports, explaining what it exports instead when
+/// it exports none of this contract version.
+fn detect_kind(
     runtime: &Runtime,
     component: &wasmtime::component::Component,
-) -> std::result::Result<(), String> {
+) -> std::result::Result<PluginKind, String> {
     let ty = component.component_type();
-    let exports: Vec<String> = ty
-        .exports(runtime.engine())
-        .map(|(name, _)| name.to_owned())
-        .collect();
-    if ty.exports(runtime.engine()).any(|(name, item)| {
-        name == ENV_EXPORT && matches!(item.ty, ComponentItem::ComponentInstance(_))
-    }) {
-        return Ok(());
+    let mut exports = Vec::new();
+    for (name, item) in ty.exports(runtime.engine()) {
+        if matches!(item.ty, ComponentItem::ComponentInstance(_)) {
+            for kind in [PluginKind::Env, PluginKind::Tool, PluginKind::Wrapper] {
+                if name == kind.export() {
+                    return Ok(kind);
+                }
+            }
+        }
+        exports.push(name.to_owned());
     }
-    if let Some(other) = exports
-        .iter()
-        .find(|name| name.starts_with("geode:env/env@"))
-    {
+    let wanted = format!("`{ENV_EXPORT}`, `{TOOL_EXPORT}` or `{WRAPPER_EXPORT}`");
+    if let Some(other) = exports.iter().find(|name| name.starts_with("geode:env/")) {
         return Err(format!(
-            "it was built against contract `{other}`; this host speaks `{ENV_EXPORT}`"
+            "it was built against contract `{other}`; this host speaks {wanted}"
         ));
     }
     if exports.is_empty() {
         return Err(format!(
-            "it exports nothing; an env plugin exports `{ENV_EXPORT}`"
+            "it exports nothing; a geode plugin exports {wanted}"
         ));
     }
     Err(format!(
-        "it does not export `{ENV_EXPORT}` (it exports {})",
+        "it does not export {wanted} (it exports {})",
         exports.join(", ")
     ))
 }

@@ -2,9 +2,12 @@
 
 use crate::component_env::ComponentEnv;
 use crate::config::merge;
+use crate::env::Env;
 use crate::limits::Limits;
-use crate::plugin::{EnvSpec, Plugin, PluginSource};
+use crate::plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 use crate::runtime::Runtime;
+use crate::tool::ComponentTool;
+use crate::wrappers::ComponentWrapper;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -119,9 +122,17 @@ impl Registry {
         &self.plugins
     }
 
-    /// Every id, sorted.
+    /// Every id (envs, tools and wrappers), sorted.
     pub fn ids(&self) -> impl Iterator<Item = &str> {
         self.ids.keys().map(String::as_str)
+    }
+
+    /// The ids of one kind, sorted.
+    pub fn ids_of(&self, kind: PluginKind) -> impl Iterator<Item = &str> {
+        self.ids
+            .iter()
+            .filter(move |(_, p)| p.kind() == kind)
+            .map(|(id, _)| id.as_str())
     }
 
     /// The spec of `id` and the plugin providing it.
@@ -170,7 +181,43 @@ impl Registry {
         overrides: &Value,
         limits: Limits,
     ) -> Result<ComponentEnv> {
+        let (plugin, config) = self.resolve(id, PluginKind::Env, overrides)?;
+        ComponentEnv::new(plugin, id, config, limits)
+    }
+
+    /// Makes tool `id` (from a tool plugin).
+    pub fn make_tool(&self, id: &str, overrides: &Value, limits: Limits) -> Result<ComponentTool> {
+        let (plugin, config) = self.resolve(id, PluginKind::Tool, overrides)?;
+        ComponentTool::new(plugin, id, config, limits)
+    }
+
+    /// Makes wrapper `id` (from a wrapper plugin) over `inner`.
+    pub fn make_wrapper(
+        &self,
+        id: &str,
+        overrides: &Value,
+        limits: Limits,
+        inner: Box<dyn Env>,
+    ) -> Result<ComponentWrapper> {
+        let (plugin, config) = self.resolve(id, PluginKind::Wrapper, overrides)?;
+        ComponentWrapper::new(plugin, id, config, limits, inner)
+    }
+
+    /// The plugin providing `id` as a `kind`, and the merged configuration as JSON.
+    fn resolve(
+        &self,
+        id: &str,
+        kind: PluginKind,
+        overrides: &Value,
+    ) -> Result<(Arc<Plugin>, String)> {
         let (plugin, spec) = self.lookup(id)?;
+        if plugin.kind() != kind {
+            return Err(Error::InvalidArgument(format!(
+                "`{id}` is {}, not {}",
+                plugin.kind().with_article(),
+                kind.with_article()
+            )));
+        }
         let empty = Map::new();
         let overrides = match overrides {
             Value::Null => &empty,
@@ -184,11 +231,6 @@ impl Registry {
             }
         };
         let config = merge(id, &spec.default_config, overrides)?;
-        ComponentEnv::new(
-            plugin.clone(),
-            id,
-            Value::Object(config).to_string(),
-            limits,
-        )
+        Ok((plugin.clone(), Value::Object(config).to_string()))
     }
 }

@@ -45,6 +45,10 @@ impl Runtime {
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         EnvPlugin::add_to_linker::<GuestState, HasSelf<GuestState>>(&mut linker, |state| state)?;
+        crate::bindings::wrapper_world::geode::env::inner::add_to_linker::<
+            GuestState,
+            HasSelf<GuestState>,
+        >(&mut linker, |state| state)?;
         let ticker = start_epoch_ticker(&engine);
         Ok(Runtime {
             inner: Arc::new(RuntimeInner {

@@ -26,12 +26,17 @@
 //! ```
 
 pub mod config;
+pub mod direction;
 pub mod error;
 pub mod game;
 pub mod parse;
 mod plugin;
+pub mod pycompat;
 pub mod records;
 pub mod rng;
+pub mod tool;
+pub mod word_grid;
+pub mod wrapper;
 
 #[doc(hidden)]
 pub mod bindings {
@@ -72,11 +77,14 @@ pub trait Environment: serde::Serialize + serde::de::DeserializeOwned + Sized + 
 }
 
 /// Exports an [`Environment`] as the plugin's env implementation. Call it once per plugin crate.
+/// It expands to nothing outside wasm, so plugin crates also build natively for unit tests.
 #[macro_export]
 macro_rules! export_env {
     ($env:ty) => {
+        #[cfg(target_arch = "wasm32")]
         #[doc(hidden)]
         type __GeodeEnvPlugin = $crate::Plugin<$env>;
+        #[cfg(target_arch = "wasm32")]
         $crate::bindings::export_env_plugin!(__GeodeEnvPlugin with_types_in $crate::bindings);
     };
 }

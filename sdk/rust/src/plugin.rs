@@ -1,7 +1,7 @@
 //! The glue between an [`Environment`] and the generated component bindings.
 
 use crate::bindings::exports::geode::env::env::{
-    EnvError, EnvSpec, Guest, GuestInstance, Instance, ResetResult, StepResult,
+    EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
 use crate::{Config, Environment, Error, Info, Rng};
 use serde::{Deserialize, Serialize};
@@ -36,10 +36,10 @@ fn entropy_seed() -> u64 {
 impl<E: Environment> Guest for Plugin<E> {
     type Instance = Slot<E>;
 
-    fn describe() -> Vec<EnvSpec> {
+    fn describe() -> Vec<PluginSpec> {
         E::specs()
             .into_iter()
-            .map(|s| EnvSpec {
+            .map(|s| PluginSpec {
                 id: s.id,
                 default_config: s.default_config.to_string(),
                 description: s.description,

@@ -3,7 +3,7 @@
 //! bindings instead of the SDK so it can break the contract on purpose (bad info JSON).
 
 use geode_sdk::bindings::exports::geode::env::env::{
-    EnvError, EnvSpec, Guest, GuestInstance, Instance, ResetResult, StepResult,
+    EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
 use std::cell::Cell;
 use std::hint::black_box;
@@ -23,6 +23,10 @@ const KINDS: &[(&str, &str)] = &[
         "tries the escape named by the action: read-file, write-file, list-dir, env-vars, socket, clock",
     ),
     ("hostile:slow-reset", "spins in reset"),
+    (
+        "hostile:slow",
+        "spins for the number of iterations the action names, then answers",
+    ),
 ];
 
 struct Hostile;
@@ -139,6 +143,14 @@ impl GuestInstance for Attack {
                 ..result(String::new())
             }),
             "hostile:escape" => Ok(result(escape(action.trim()))),
+            "hostile:slow" => {
+                let rounds: u64 = action.trim().parse().unwrap_or(0);
+                let mut x = 0u64;
+                for i in 0..rounds {
+                    x = black_box(x.wrapping_mul(31).wrapping_add(i));
+                }
+                Ok(result(format!("spun {rounds} ({})", x % 2)))
+            }
             other => Err(EnvError::Internal(format!("no attack named {other}"))),
         }
     }
@@ -163,10 +175,10 @@ impl GuestInstance for Attack {
 impl Guest for Hostile {
     type Instance = Attack;
 
-    fn describe() -> Vec<EnvSpec> {
+    fn describe() -> Vec<PluginSpec> {
         KINDS
             .iter()
-            .map(|(id, what)| EnvSpec {
+            .map(|(id, what)| PluginSpec {
                 id: (*id).into(),
                 default_config: "{}".into(),
                 description: (*what).into(),

@@ -1,0 +1,151 @@
+//! Turning what a guest call returned into geode's typed errors: traps and limits, refusals,
+//! and the guest's own last words on stderr.
+
+use crate::Error;
+use crate::bindings::env_world::geode::env::types::EnvError;
+use crate::error::RefusalKind;
+use crate::host_state::GuestState;
+use crate::limits::Limits;
+use wasmtime::Trap;
+
+/// The typed error for a refusal (`env-error`) of call `call` by env `env`.
+pub fn refused(env: &str, call: &'static str, refusal: EnvError) -> Error {
+    let (kind, message) = match refusal {
+        EnvError::BadConfig(m) => (RefusalKind::BadConfig, m),
+        EnvError::UnknownId(m) => (RefusalKind::UnknownId, m),
+        EnvError::InvalidState(m) => (RefusalKind::InvalidState, m),
+        EnvError::BadState(m) => (RefusalKind::BadState, m),
+        EnvError::Internal(m) => (RefusalKind::Internal, m),
+    };
+    Error::Refused {
+        env: env.to_owned(),
+        call,
+        kind,
+        message,
+    }
+}
+
+/// The typed error that explains a failed guest call.
+pub fn classify(
+    env: &str,
+    limits: &Limits,
+    state: &GuestState,
+    call: &'static str,
+    error: wasmtime::Error,
+) -> Error {
+    let env = env.to_owned();
+    match error.downcast_ref::<Trap>() {
+        Some(Trap::OutOfFuel) => Error::OutOfFuel {
+            env,
+            call,
+            budget: limits.fuel_per_call.unwrap_or(u64::MAX),
+        },
+        Some(Trap::Interrupt) => Error::Deadline {
+            env,
+            call,
+            limit: limits.deadline_per_call.unwrap_or_default(),
+        },
+        Some(Trap::StackOverflow) => Error::StackOverflow { env, call },
+        _ if state.limiter.memory_denied => Error::MemoryLimit {
+            env,
+            call,
+            limit_bytes: limits.max_memory_bytes,
+        },
+        _ => {
+            let message = panic_message(&state.stderr.tail()).unwrap_or_else(|| error.to_string());
+            Error::GuestTrap { env, call, message }
+        }
+    }
+}
+
+/// A live guest instance: its store, its bindings and the guest resource it created.
+pub(crate) struct Live<A> {
+    pub store: wasmtime::Store<GuestState>,
+    pub api: A,
+    pub handle: wasmtime::component::ResourceAny,
+}
+
+/// What a guarded call runs: the store, the bindings and the guest resource.
+pub(crate) type GuestCall<'a, A, R> = &'a mut dyn FnMut(
+    &mut wasmtime::Store<GuestState>,
+    &A,
+    wasmtime::component::ResourceAny,
+) -> wasmtime::Result<Result<R, EnvError>>;
+
+/// Runs one guest call under fresh budgets. A trap or limit discards the instance (`slot`
+/// becomes `None`, and the discarded store is returned so its data can be salvaged).
+pub(crate) fn call<A, R>(
+    slot: &mut Option<Live<A>>,
+    id: &str,
+    limits: &Limits,
+    name: &'static str,
+    f: GuestCall<'_, A, R>,
+) -> Result<R, (Error, Option<wasmtime::Store<GuestState>>)> {
+    let Some(live) = slot.as_mut() else {
+        let message = format!(
+            "{name} called on an instance discarded after a failure; call reset to start a fresh one"
+        );
+        return Err((
+            Error::InvalidState {
+                env: id.to_owned(),
+                message,
+            },
+            None,
+        ));
+    };
+    limits.arm(&mut live.store);
+    live.store.data().stderr.clear();
+    match f(&mut live.store, &live.api, live.handle) {
+        Ok(Ok(value)) => Ok(value),
+        Ok(Err(refusal)) => Err((refused(id, name, refusal), None)),
+        Err(trap) => {
+            let live = slot.take().expect("live instance");
+            let error = classify(id, limits, live.store.data(), name, trap);
+            Err((error, Some(live.store)))
+        }
+    }
+}
+
+/// The message of a Rust-style panic (`panicked at file:line:col:\nmessage`) or any other last
+/// words the guest wrote to stderr.
+fn panic_message(stderr: &str) -> Option<String> {
+    let text = stderr.trim();
+    if text.is_empty() {
+        return None;
+    }
+    if let Some(at) = text.rfind("panicked at ") {
+        let after = &text[at + "panicked at ".len()..];
+        let (location, message) = after.split_once(":\n").unwrap_or((after, ""));
+        let message = message
+            .lines()
+            .take_while(|l| !l.starts_with("note:"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        return Some(format!("panicked at {location}: {}", message.trim()));
+    }
+    Some(
+        text.lines()
+            .rev()
+            .take(5)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect::<Vec<_>>()
+            .join("\n"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::panic_message;
+
+    #[test]
+    fn extracts_rust_panic_messages() {
+        let stderr = "\nthread '<unnamed>' panicked at src/lib.rs:10:5:\nthe board is on fire\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            panic_message(stderr).unwrap(),
+            "panicked at src/lib.rs:10:5: the board is on fire"
+        );
+        assert_eq!(panic_message("  "), None);
+    }
+}

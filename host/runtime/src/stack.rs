@@ -1,0 +1,165 @@
+//! Building wrapper stacks and vector envs from ids: GEM's `make(..., wrappers)` and `make_vec`.
+
+use crate::env::Env;
+use crate::limits::Limits;
+use crate::registry::Registry;
+use crate::tool::Tool;
+use crate::vector::{AsyncPool, AutoresetMode, VectorEnv};
+use crate::wrappers::{EpisodeTracking, ObservationHistory, ObservationMode, ToolEnv, ToolRewards};
+use crate::{Error, Result};
+use serde_json::Value;
+
+/// One layer of a wrapper stack. Layers apply in list order, the first wrapping the env itself
+/// (GEM's order is tools, then observation, then episode tracking).
+#[derive(Debug, Clone)]
+pub enum WrapperSpec {
+    /// Tools the agent may call, tried in order: `(tool id, config overrides)`.
+    Tools {
+        tools: Vec<(String, Value)>,
+        rewards: ToolRewards,
+    },
+    /// Fold the episode's history into each observation.
+    Observation {
+        mode: ObservationMode,
+        max_history: Option<usize>,
+    },
+    /// Step counter and returns in info.
+    EpisodeTracking,
+    /// A wrapper plugin by id, with config overrides.
+    Plugin { id: String, config: Value },
+}
+
+impl WrapperSpec {
+    /// A native wrapper by GEM's name: `concat`, `concat_with_action`, `episode_tracking`.
+    pub fn by_name(name: &str) -> Result<Self> {
+        match name {
+            "concat" => Ok(WrapperSpec::Observation {
+                mode: ObservationMode::Concat,
+                max_history: None,
+            }),
+            "concat_with_action" => Ok(WrapperSpec::Observation {
+                mode: ObservationMode::ConcatWithAction,
+                max_history: None,
+            }),
+            "episode_tracking" => Ok(WrapperSpec::EpisodeTracking),
+            other => Err(Error::InvalidArgument(format!(
+                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking (wrapper plugins go by their id)"
+            ))),
+        }
+    }
+}
+
+/// How to build a vector env.
+#[derive(Debug, Clone)]
+pub struct VecSpec {
+    /// One env id per slot.
+    pub ids: Vec<String>,
+    /// Wrappers applied to every slot.
+    pub wrappers: Vec<WrapperSpec>,
+    /// Per-slot config overrides (empty: none; else one per slot).
+    pub configs: Vec<Value>,
+    /// Env i is first reset with `seed + i`.
+    pub seed: Option<u64>,
+    pub autoreset: AutoresetMode,
+    pub limits: Limits,
+}
+
+impl VecSpec {
+    /// `n` slots of `id`, SameStep autoreset, seeds from `seed`.
+    pub fn uniform(id: &str, n: usize, seed: u64) -> Self {
+        VecSpec {
+            ids: vec![id.to_owned(); n],
+            wrappers: Vec::new(),
+            configs: Vec::new(),
+            seed: Some(seed),
+            autoreset: AutoresetMode::SameStep,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl Registry {
+    /// Wraps `env` in one layer.
+    pub fn wrap(
+        &self,
+        env: Box<dyn Env>,
+        spec: &WrapperSpec,
+        limits: &Limits,
+    ) -> Result<Box<dyn Env>> {
+        Ok(match spec {
+            WrapperSpec::Tools { tools, rewards } => {
+                let tools = tools
+                    .iter()
+                    .map(|(id, config)| {
+                        Ok(Box::new(self.make_tool(id, config, limits.clone())?) as Box<dyn Tool>)
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Box::new(ToolEnv::new(env, tools, rewards.clone()))
+            }
+            WrapperSpec::Observation { mode, max_history } => {
+                Box::new(ObservationHistory::new(env, *mode, *max_history))
+            }
+            WrapperSpec::EpisodeTracking => Box::new(EpisodeTracking::new(env)),
+            WrapperSpec::Plugin { id, config } => {
+                Box::new(self.make_wrapper(id, config, limits.clone(), env)?)
+            }
+        })
+    }
+
+    /// Makes env `id` and wraps it in `wrappers`, in order.
+    pub fn make_stack(
+        &self,
+        id: &str,
+        overrides: &Value,
+        wrappers: &[WrapperSpec],
+        limits: &Limits,
+    ) -> Result<Box<dyn Env>> {
+        let mut env: Box<dyn Env> =
+            Box::new(self.make_with_limits(id, overrides, limits.clone())?);
+        for spec in wrappers {
+            env = self.wrap(env, spec, limits)?;
+        }
+        Ok(env)
+    }
+
+    fn make_slots(&self, spec: &VecSpec) -> Result<Vec<Box<dyn Env>>> {
+        if !spec.configs.is_empty() && spec.configs.len() != spec.ids.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} configs for {} envs",
+                spec.configs.len(),
+                spec.ids.len()
+            )));
+        }
+        if spec.ids.is_empty() {
+            return Err(Error::InvalidArgument(
+                "a vector env needs at least one env id".into(),
+            ));
+        }
+        spec.ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                self.make_stack(
+                    id,
+                    spec.configs.get(i).unwrap_or(&Value::Null),
+                    &spec.wrappers,
+                    &spec.limits,
+                )
+            })
+            .collect()
+    }
+
+    /// A synchronous vector env (GEM's `make_vec`).
+    pub fn make_vec(&self, spec: &VecSpec) -> Result<VectorEnv> {
+        Ok(VectorEnv::new(
+            self.make_slots(spec)?,
+            spec.autoreset,
+            spec.seed,
+        ))
+    }
+
+    /// An asynchronous pool with `threads` workers (0 = one per core).
+    pub fn make_pool(&self, spec: &VecSpec, threads: usize) -> Result<AsyncPool> {
+        AsyncPool::new(self.make_slots(spec)?, spec.autoreset, threads)
+    }
+}

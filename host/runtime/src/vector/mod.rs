@@ -1,0 +1,10 @@
+//! Vectorized stepping: [`VectorEnv`] (synchronous, parallel on rayon) and [`AsyncPool`]
+//! (EnvPool-style send/recv), sharing GEM's and Gymnasium's autoreset semantics.
+
+mod pool;
+mod slot;
+mod sync;
+
+pub use pool::{AsyncPool, Completed};
+pub use slot::{AutoresetMode, SlotStep};
+pub use sync::{Actions, VectorEnv, VectorStep};

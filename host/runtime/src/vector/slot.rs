@@ -1,0 +1,187 @@
+//! One slot of a vector env: an env plus the bookkeeping autoreset needs.
+
+use crate::env::{Env, Info};
+use crate::{Error, Result};
+
+/// What a vector env does when an episode in one of its slots ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AutoresetMode {
+    /// GEM's default: the step that ends an episode also resets the env; it returns the final
+    /// reward and flags with the *new* episode's first observation and info (the final
+    /// observation and info are kept in [`SlotStep::final_observation`] / `final_info`).
+    #[default]
+    SameStep,
+    /// Gymnasium's default: the step that ends an episode returns its final observation; the
+    /// next step of that slot ignores its action and resets, returning reward 0 and no flags.
+    NextStep,
+    /// No autoreset: a finished slot must be reset by the caller; stepping it is an error.
+    Disabled,
+}
+
+impl std::str::FromStr for AutoresetMode {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Self> {
+        match text.to_ascii_lowercase().replace(['_', '-'], "").as_str() {
+            "samestep" => Ok(AutoresetMode::SameStep),
+            "nextstep" => Ok(AutoresetMode::NextStep),
+            "disabled" => Ok(AutoresetMode::Disabled),
+            _ => Err(Error::BadConfig {
+                id: "vector env".into(),
+                key: "autoreset_mode".into(),
+                message: format!("unknown mode `{text}`; expected SameStep, NextStep or Disabled"),
+            }),
+        }
+    }
+}
+
+/// The result of stepping one slot.
+#[derive(Debug)]
+pub struct SlotStep {
+    /// The observation to act on next (after SameStep autoreset: the new episode's first one).
+    pub observation: String,
+    pub reward: f64,
+    pub terminated: bool,
+    pub truncated: bool,
+    /// The info that goes with `observation`.
+    pub info: Info,
+    /// Under SameStep, when this step ended an episode: its last observation.
+    pub final_observation: Option<String>,
+    /// Under SameStep, when this step ended an episode: its last info.
+    pub final_info: Option<Info>,
+    /// The slot's env failed (trapped, hit a limit, refused). It was reset to a fresh instance;
+    /// the step counts as truncated with reward 0.
+    pub error: Option<Error>,
+}
+
+/// An env with its autoreset state.
+pub struct Slot {
+    pub(crate) env: Box<dyn Env>,
+    /// The last step ended the episode (NextStep resets on the next step; Disabled refuses).
+    pub(crate) episode_over: bool,
+    /// No reset happened yet.
+    pub(crate) fresh: bool,
+}
+
+impl Slot {
+    /// Wraps an env that has not been reset yet.
+    pub fn new(env: Box<dyn Env>) -> Self {
+        Slot {
+            env,
+            episode_over: false,
+            fresh: true,
+        }
+    }
+
+    /// Resets the slot's env.
+    pub fn reset(&mut self, seed: Option<u64>) -> Result<(String, Info)> {
+        let out = self.env.reset(seed)?;
+        self.episode_over = false;
+        self.fresh = false;
+        Ok((out.observation, out.info))
+    }
+
+    /// Applies one action under `mode`. Never fails: an env error is reported in the result and
+    /// the slot restarts from a fresh instance.
+    pub fn advance(&mut self, action: &str, mode: AutoresetMode) -> SlotStep {
+        match self.try_advance(action, mode) {
+            Ok(step) => step,
+            Err(error) => self.recover(error),
+        }
+    }
+
+    fn try_advance(&mut self, action: &str, mode: AutoresetMode) -> Result<SlotStep> {
+        if self.fresh {
+            return Err(Error::InvalidState {
+                env: self.env.id().to_owned(),
+                message: "step called before reset".into(),
+            });
+        }
+        if self.episode_over {
+            match mode {
+                AutoresetMode::NextStep => {
+                    let (observation, info) = self.reset(None)?;
+                    return Ok(SlotStep::plain(observation, 0.0, false, false, info));
+                }
+                AutoresetMode::Disabled => {
+                    return Err(Error::InvalidState {
+                        env: self.env.id().to_owned(),
+                        message: "the episode is over and autoreset is disabled; reset this slot"
+                            .into(),
+                    });
+                }
+                AutoresetMode::SameStep => {}
+            }
+        }
+        let out = self.env.step(action)?;
+        let done = out.done();
+        self.episode_over = done;
+        if done && mode == AutoresetMode::SameStep {
+            let (observation, info) = self.reset(None)?;
+            return Ok(SlotStep {
+                observation,
+                reward: out.reward,
+                terminated: out.terminated,
+                truncated: out.truncated,
+                info,
+                final_observation: Some(out.observation),
+                final_info: Some(out.info),
+                error: None,
+            });
+        }
+        Ok(SlotStep::plain(
+            out.observation,
+            out.reward,
+            out.terminated,
+            out.truncated,
+            out.info,
+        ))
+    }
+
+    /// After an error: restart the slot from a fresh episode and report the error.
+    fn recover(&mut self, error: Error) -> SlotStep {
+        let refused_only = matches!(
+            error,
+            Error::InvalidState { .. } | Error::InputTooLarge { .. }
+        );
+        if refused_only {
+            return SlotStep {
+                error: Some(error),
+                ..SlotStep::plain(String::new(), 0.0, false, false, Info::empty())
+            };
+        }
+        let (observation, info) = self
+            .reset(None)
+            .unwrap_or_else(|_| (String::new(), Info::empty()));
+        SlotStep {
+            error: Some(error),
+            ..SlotStep::plain(observation, 0.0, false, true, info)
+        }
+    }
+}
+
+impl SlotStep {
+    /// The result of a reset: the first observation, reward 0, no flags.
+    pub fn reset(observation: String, info: Info) -> Self {
+        SlotStep::plain(observation, 0.0, false, false, info)
+    }
+
+    fn plain(
+        observation: String,
+        reward: f64,
+        terminated: bool,
+        truncated: bool,
+        info: Info,
+    ) -> Self {
+        SlotStep {
+            observation,
+            reward,
+            terminated,
+            truncated,
+            info,
+            final_observation: None,
+            final_info: None,
+            error: None,
+        }
+    }
+}

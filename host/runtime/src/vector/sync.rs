@@ -1,0 +1,216 @@
+//! [`VectorEnv`]: N env slots stepped together, in parallel on rayon, results in index order.
+
+use super::slot::{AutoresetMode, Slot, SlotStep};
+use crate::env::{Env, Info};
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps).
+#[derive(Debug, Clone)]
+pub enum Actions<'a> {
+    /// One action per slot, in slot order.
+    All(&'a [String]),
+    /// `(slot index, action)` pairs; results come back in this order.
+    Some(&'a [(usize, String)]),
+}
+
+/// The batched result of one vector step, in the order the actions were given.
+#[derive(Debug, Default)]
+pub struct VectorStep {
+    /// The slot index of each entry.
+    pub indices: Vec<usize>,
+    pub observations: Vec<String>,
+    pub rewards: Vec<f64>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+    pub infos: Vec<Info>,
+    /// Per entry: the ended episode's last observation (SameStep only).
+    pub final_observations: Vec<Option<String>>,
+    /// Per entry: the ended episode's last info (SameStep only).
+    pub final_infos: Vec<Option<Info>>,
+    /// Per entry: the slot's error, if its env failed (the slot was restarted).
+    pub errors: Vec<Option<Error>>,
+}
+
+impl VectorStep {
+    fn collect(indices: Vec<usize>, steps: Vec<SlotStep>) -> Self {
+        let mut out = VectorStep {
+            indices,
+            ..VectorStep::default()
+        };
+        for s in steps {
+            out.observations.push(s.observation);
+            out.rewards.push(s.reward);
+            out.terminated.push(s.terminated);
+            out.truncated.push(s.truncated);
+            out.infos.push(s.info);
+            out.final_observations.push(s.final_observation);
+            out.final_infos.push(s.final_info);
+            out.errors.push(s.error);
+        }
+        out
+    }
+}
+
+/// Slots below this count step on the calling thread; rayon's overhead would dominate.
+const PARALLEL_THRESHOLD: usize = 4;
+
+/// A synchronous vector env.
+pub struct VectorEnv {
+    slots: Vec<Slot>,
+    mode: AutoresetMode,
+    base_seed: Option<u64>,
+    seeded_once: bool,
+}
+
+impl VectorEnv {
+    /// Slots over `envs`. The first `reset(None)` seeds env i with `seed + i` (GEM's rule).
+    pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, seed: Option<u64>) -> Self {
+        VectorEnv {
+            slots: envs.into_iter().map(Slot::new).collect(),
+            mode,
+            base_seed: seed,
+            seeded_once: false,
+        }
+    }
+
+    /// Number of slots.
+    pub fn num_envs(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// The autoreset mode.
+    pub fn autoreset_mode(&self) -> AutoresetMode {
+        self.mode
+    }
+
+    /// The ids of the slots' envs.
+    pub fn ids(&self) -> Vec<&str> {
+        self.slots.iter().map(|s| s.env.id()).collect()
+    }
+
+    /// Mutable access to one slot's env (for inspection; stepping it directly bypasses autoreset).
+    pub fn env_mut(&mut self, index: usize) -> Option<&mut dyn Env> {
+        self.slots
+            .get_mut(index)
+            .map(|s| &mut *s.env as &mut dyn Env)
+    }
+
+    /// Resets every slot: env i with `seed + i`, or with the vector's own seed the first time,
+    /// or unseeded (continuing its randomness).
+    pub fn reset(&mut self, seed: Option<u64>) -> Result<(Vec<String>, Vec<Info>)> {
+        let base = seed.or(if self.seeded_once {
+            None
+        } else {
+            self.base_seed
+        });
+        self.seeded_once = true;
+        let seeds: Vec<Option<u64>> = (0..self.slots.len())
+            .map(|i| base.map(|s| s.wrapping_add(i as u64)))
+            .collect();
+        let indices: Vec<usize> = (0..self.slots.len()).collect();
+        self.reset_some(&indices, &seeds)
+    }
+
+    /// Resets the given slots with the given seeds (same length).
+    pub fn reset_some(
+        &mut self,
+        indices: &[usize],
+        seeds: &[Option<u64>],
+    ) -> Result<(Vec<String>, Vec<Info>)> {
+        if indices.len() != seeds.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{} indices but {} seeds",
+                indices.len(),
+                seeds.len()
+            )));
+        }
+        self.check_indices(indices.iter().copied())?;
+        let mut targets = self.select(indices);
+        let results: Vec<Result<(String, Info)>> = targets
+            .par_iter_mut()
+            .zip(seeds.par_iter())
+            .map(|(slot, seed)| slot.reset(*seed))
+            .collect();
+        let mut observations = Vec::with_capacity(results.len());
+        let mut infos = Vec::with_capacity(results.len());
+        for result in results {
+            let (observation, info) = result?;
+            observations.push(observation);
+            infos.push(info);
+        }
+        Ok((observations, infos))
+    }
+
+    /// Steps the slots named by `actions`, in parallel. An env failure does not fail the batch:
+    /// it is reported in [`VectorStep::errors`] for that slot only, and the slot restarts.
+    pub fn step(&mut self, actions: Actions<'_>) -> Result<VectorStep> {
+        let mode = self.mode;
+        match actions {
+            Actions::All(all) => {
+                if all.len() != self.slots.len() {
+                    return Err(Error::InvalidArgument(format!(
+                        "{} actions for {} envs; pass one per env or a subset by index",
+                        all.len(),
+                        self.slots.len()
+                    )));
+                }
+                let steps = if all.len() < PARALLEL_THRESHOLD {
+                    self.slots
+                        .iter_mut()
+                        .zip(all)
+                        .map(|(slot, a)| slot.advance(a, mode))
+                        .collect()
+                } else {
+                    self.slots
+                        .par_iter_mut()
+                        .zip(all.par_iter())
+                        .map(|(slot, a)| slot.advance(a, mode))
+                        .collect()
+                };
+                Ok(VectorStep::collect((0..all.len()).collect(), steps))
+            }
+            Actions::Some(pairs) => {
+                let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
+                self.check_indices(indices.iter().copied())?;
+                let mut targets = self.select(&indices);
+                let steps = targets
+                    .par_iter_mut()
+                    .zip(pairs.par_iter())
+                    .map(|(slot, (_, action))| slot.advance(action, mode))
+                    .collect();
+                Ok(VectorStep::collect(indices, steps))
+            }
+        }
+    }
+
+    fn check_indices(&self, indices: impl Iterator<Item = usize>) -> Result<()> {
+        let mut seen = vec![false; self.slots.len()];
+        for i in indices {
+            match seen.get_mut(i) {
+                None => {
+                    return Err(Error::InvalidArgument(format!(
+                        "env index {i} is out of range (num_envs = {})",
+                        self.slots.len()
+                    )));
+                }
+                Some(true) => {
+                    return Err(Error::InvalidArgument(format!(
+                        "env index {i} is given twice in one step"
+                    )));
+                }
+                Some(flag) => *flag = true,
+            }
+        }
+        Ok(())
+    }
+
+    /// Mutable references to the slots at `indices` (checked unique), in that order.
+    fn select(&mut self, indices: &[usize]) -> Vec<&mut Slot> {
+        let mut by_index: Vec<Option<&mut Slot>> = self.slots.iter_mut().map(Some).collect();
+        indices
+            .iter()
+            .map(|&i| by_index[i].take().expect("indices are unique and in range"))
+            .collect()
+    }
+}

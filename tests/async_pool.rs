@@ -1,0 +1,194 @@
+//! The asynchronous pool: results in completion order, a slow slot does not hold back the
+//! others, in-flight slots refuse new sends, failures stay with their slot, usable from tokio
+//! and from plain threads.
+
+use geode_runtime::{AsyncPool, AutoresetMode, Error, Limits, VecSpec};
+use geode_tests::registry;
+use std::time::{Duration, Instant};
+
+fn pool(ids: &[&str], threads: usize) -> AsyncPool {
+    let spec = VecSpec {
+        ids: ids.iter().map(|s| s.to_string()).collect(),
+        limits: Limits {
+            fuel_per_call: None,
+            deadline_per_call: Some(Duration::from_secs(20)),
+            ..Limits::default()
+        },
+        ..VecSpec::uniform("hostile:healthy", 1, 0)
+    };
+    registry().make_pool(&spec, threads).unwrap()
+}
+
+fn reset_all(pool: &AsyncPool) {
+    pool.send_reset((0..pool.num_envs()).map(|i| (i, None)).collect())
+        .unwrap();
+    let done = pool.recv(pool.num_envs(), Some(Duration::from_secs(10)));
+    assert_eq!(done.len(), pool.num_envs());
+    assert!(done.iter().all(|d| d.step.error.is_none()));
+}
+
+#[test]
+fn a_slow_slot_finishes_last_while_the_others_return() {
+    let mut ids = vec!["hostile:slow"];
+    ids.extend(["hostile:healthy"; 8]);
+    let pool = pool(&ids, 2);
+    reset_all(&pool);
+    let started = Instant::now();
+    // About a second of spinning in slot 0; the eight quick slots share the other worker.
+    let mut actions = vec![(0, "400000000".to_string())];
+    actions.extend((1..9).map(|i| (i, format!("go {i}"))));
+    pool.send(actions).unwrap();
+    assert!(pool.is_in_flight(0));
+    let error = pool.send(vec![(0, "again".into())]).unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("env 0 still has a step in flight"),
+        "{error}"
+    );
+
+    let quick = pool.recv(8, Some(Duration::from_secs(30)));
+    let quick_time = started.elapsed();
+    let mut indices: Vec<usize> = quick.iter().map(|d| d.index).collect();
+    indices.sort();
+    assert_eq!(
+        indices,
+        (1..9).collect::<Vec<_>>(),
+        "the slow slot must not be among the first eight"
+    );
+    for done in &quick {
+        assert_eq!(
+            done.step.observation,
+            format!("step 1 got go {}", done.index)
+        );
+    }
+    let slow = pool.recv(1, Some(Duration::from_secs(60)));
+    let slow_time = started.elapsed();
+    assert_eq!(slow.len(), 1);
+    assert_eq!(slow[0].index, 0);
+    assert!(
+        slow[0].step.observation.starts_with("spun 400000000"),
+        "{}",
+        slow[0].step.observation
+    );
+    assert!(
+        quick_time * 4 < slow_time,
+        "quick slots waited for the slow one: {quick_time:?} vs {slow_time:?}"
+    );
+}
+
+#[test]
+fn recv_times_out_with_what_is_ready() {
+    let pool = pool(&["hostile:healthy"; 2], 1);
+    reset_all(&pool);
+    pool.send(vec![(1, "a".into())]).unwrap();
+    let started = Instant::now();
+    let done = pool.recv(2, Some(Duration::from_millis(200)));
+    assert_eq!(done.len(), 1);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let error = pool
+        .send(vec![(0, "a".into()), (9, "b".into())])
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("env index 9 is out of range"),
+        "{error}"
+    );
+    assert!(
+        !pool.is_in_flight(0),
+        "a refused send must not leave slots claimed"
+    );
+}
+
+#[test]
+fn a_trapping_slot_reports_its_own_error() {
+    let pool = pool(&["hostile:healthy", "hostile:panic", "hostile:healthy"], 2);
+    reset_all(&pool);
+    pool.send(vec![(0, "a".into()), (1, "b".into()), (2, "c".into())])
+        .unwrap();
+    let mut done = pool.recv(3, Some(Duration::from_secs(10)));
+    done.sort_by_key(|d| d.index);
+    assert!(done[0].step.error.is_none() && done[2].step.error.is_none());
+    assert!(matches!(done[1].step.error, Some(Error::GuestTrap { .. })));
+    // The failed slot was rebuilt and takes steps again.
+    pool.send(vec![(1, "b".into())]).unwrap();
+    let again = pool.recv(1, Some(Duration::from_secs(10)));
+    assert!(matches!(again[0].step.error, Some(Error::GuestTrap { .. })));
+}
+
+#[test]
+fn autoreset_applies_in_the_pool() {
+    let spec = VecSpec {
+        autoreset: AutoresetMode::SameStep,
+        ..VecSpec::uniform("hostile:healthy", 1, 0)
+    };
+    let pool = registry().make_pool(&spec, 1).unwrap();
+    reset_all(&pool);
+    let mut last = None;
+    for a in ["a", "b", "c"] {
+        pool.send(vec![(0, a.into())]).unwrap();
+        last = pool.recv(1, Some(Duration::from_secs(5))).pop();
+    }
+    let last = last.unwrap().step;
+    assert!(last.terminated);
+    assert_eq!(last.observation, "hostile:healthy ready");
+    assert_eq!(last.final_observation.as_deref(), Some("step 3 got c"));
+}
+
+#[test]
+fn each_episode_steps_independently_under_tokio() {
+    let pool = std::sync::Arc::new(pool(&["hostile:healthy"; 8], 2));
+    reset_all(&pool);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap();
+    let observations = runtime.block_on(async {
+        let tasks: Vec<_> = (0..8)
+            .map(|i| {
+                let pool = pool.clone();
+                tokio::spawn(async move {
+                    let mut seen = Vec::new();
+                    for turn in 0..2 {
+                        let step = pool.step_one(i, format!("e{i}t{turn}")).await.unwrap();
+                        seen.push(step.observation);
+                    }
+                    seen
+                })
+            })
+            .collect();
+        let mut all = Vec::new();
+        for task in tasks {
+            all.push(task.await.unwrap());
+        }
+        all
+    });
+    for (i, seen) in observations.iter().enumerate() {
+        assert_eq!(
+            seen,
+            &vec![format!("step 1 got e{i}t0"), format!("step 2 got e{i}t1")]
+        );
+    }
+}
+
+#[test]
+fn plain_threads_share_one_pool() {
+    let pool = pool(&["hostile:healthy"; 4], 2);
+    reset_all(&pool);
+    std::thread::scope(|scope| {
+        for i in 0..4 {
+            let pool = &pool;
+            scope.spawn(move || {
+                let step = futures_lite_block_on(pool.step_one(i, format!("t{i}")));
+                assert_eq!(step.unwrap().observation, format!("step 1 got t{i}"));
+            });
+        }
+    });
+}
+
+/// Drives a future to completion on the current thread.
+fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}

@@ -1,0 +1,239 @@
+//! The synchronous vector env: autoreset modes, partial steps, seeding, failing slots.
+
+use geode_runtime::{Actions, AutoresetMode, Env, Error, VecSpec, VectorEnv};
+use geode_tests::registry;
+use serde_json::json;
+
+fn healthy_vec(n: usize, mode: AutoresetMode) -> VectorEnv {
+    let spec = VecSpec {
+        autoreset: mode,
+        ..VecSpec::uniform("hostile:healthy", n, 0)
+    };
+    registry().make_vec(&spec).unwrap()
+}
+
+fn actions(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+/// (observation, reward, terminated, truncated) of slot 0 for each action, one env.
+fn trace(
+    mode: AutoresetMode,
+    acts: &[&str],
+) -> Vec<(String, f64, bool, bool, Option<String>, bool)> {
+    let mut vec = healthy_vec(1, mode);
+    let (obs, _) = vec.reset(None).unwrap();
+    assert_eq!(obs, vec!["hostile:healthy ready"]);
+    acts.iter()
+        .map(|a| {
+            let s = vec.step(Actions::All(&actions(&[a]))).unwrap();
+            let error = s.errors[0].is_some();
+            (
+                s.observations[0].clone(),
+                s.rewards[0],
+                s.terminated[0],
+                s.truncated[0],
+                s.final_observations[0].clone(),
+                error,
+            )
+        })
+        .collect()
+}
+
+fn row(
+    obs: &str,
+    reward: f64,
+    term: bool,
+    fin: Option<&str>,
+) -> (String, f64, bool, bool, Option<String>, bool) {
+    (
+        obs.to_owned(),
+        reward,
+        term,
+        false,
+        fin.map(str::to_owned),
+        false,
+    )
+}
+
+#[test]
+fn same_step_resets_in_the_ending_step() {
+    let got = trace(AutoresetMode::SameStep, &["a", "b", "c", "d"]);
+    let want = vec![
+        row("step 1 got a", 1.0, false, None),
+        row("step 2 got b", 1.0, false, None),
+        row("hostile:healthy ready", 1.0, true, Some("step 3 got c")),
+        row("step 1 got d", 1.0, false, None),
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn next_step_resets_on_the_following_step() {
+    let got = trace(AutoresetMode::NextStep, &["a", "b", "c", "ignored", "e"]);
+    let want = vec![
+        row("step 1 got a", 1.0, false, None),
+        row("step 2 got b", 1.0, false, None),
+        row("step 3 got c", 1.0, true, None),
+        row("hostile:healthy ready", 0.0, false, None),
+        row("step 1 got e", 1.0, false, None),
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn disabled_autoreset_refuses_finished_slots_until_reset() {
+    let got = trace(AutoresetMode::Disabled, &["a", "b", "c", "d"]);
+    assert_eq!(got[2], row("step 3 got c", 1.0, true, None));
+    assert!(got[3].5, "stepping a finished slot must report an error");
+    let mut vec = healthy_vec(2, AutoresetMode::Disabled);
+    vec.reset(None).unwrap();
+    for a in ["a", "b", "c"] {
+        vec.step(Actions::All(&actions(&[a, a]))).unwrap();
+    }
+    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    let error = s.errors[0].as_ref().unwrap();
+    assert!(
+        error.to_string().contains("autoreset is disabled"),
+        "{error}"
+    );
+    vec.reset_some(&[1], &[None]).unwrap();
+    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    assert_eq!(s.observations, vec!["step 1 got x"]);
+}
+
+#[test]
+fn partial_steps_touch_only_the_named_slots() {
+    let mut vec = healthy_vec(4, AutoresetMode::SameStep);
+    vec.reset(None).unwrap();
+    let s = vec
+        .step(Actions::Some(&[(3, "y".into()), (1, "x".into())]))
+        .unwrap();
+    assert_eq!(s.indices, vec![3, 1]);
+    assert_eq!(s.observations, vec!["step 1 got y", "step 1 got x"]);
+    let s = vec
+        .step(Actions::All(&actions(&["p", "q", "r", "s"])))
+        .unwrap();
+    assert_eq!(
+        s.observations,
+        vec![
+            "step 1 got p",
+            "step 2 got q",
+            "step 1 got r",
+            "step 2 got s"
+        ]
+    );
+    let err = vec
+        .step(Actions::Some(&[(1, "a".into()), (1, "b".into())]))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("env index 1 is given twice"),
+        "{err}"
+    );
+    let err = vec.step(Actions::Some(&[(4, "a".into())])).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("env index 4 is out of range (num_envs = 4)"),
+        "{err}"
+    );
+    let err = vec.step(Actions::All(&actions(&["a"]))).unwrap_err();
+    assert!(err.to_string().contains("1 actions for 4 envs"), "{err}");
+}
+
+#[test]
+fn env_i_is_seeded_with_seed_plus_i() {
+    let spec = VecSpec::uniform("game:GuessTheNumber-v0-hard", 6, 100);
+    let mut vec = registry().make_vec(&spec).unwrap();
+    let (observations, _) = vec.reset(None).unwrap();
+    for (i, obs) in observations.iter().enumerate() {
+        let mut single = registry()
+            .make("game:GuessTheNumber-v0-hard", &json!({}))
+            .unwrap();
+        assert_eq!(
+            obs,
+            &single.reset(Some(100 + i as u64)).unwrap().observation,
+            "slot {i}"
+        );
+    }
+    // A later unseeded reset continues each slot's randomness instead of replaying.
+    let (again, _) = vec.reset(None).unwrap();
+    assert_ne!(again, observations);
+    // An explicit seed applies seed + i again.
+    let (explicit, _) = vec.reset(Some(100)).unwrap();
+    assert_eq!(explicit, observations);
+}
+
+#[test]
+fn parallel_steps_match_sequential_ones() {
+    let spec = VecSpec::uniform("game:GuessTheNumber-v0-hard", 64, 7);
+    let mut vec = registry().make_vec(&spec).unwrap();
+    let mut singles: Vec<_> = (0..64)
+        .map(|_| {
+            registry()
+                .make("game:GuessTheNumber-v0-hard", &json!({}))
+                .unwrap()
+        })
+        .collect();
+    vec.reset(None).unwrap();
+    for (i, env) in singles.iter_mut().enumerate() {
+        env.reset(Some(7 + i as u64)).unwrap();
+    }
+    for round in 0..30 {
+        let acts: Vec<String> = (0..64)
+            .map(|i| format!("\\boxed{{{}}}", 1 + (i * 7 + round * 13) % 50))
+            .collect();
+        let s = vec.step(Actions::All(&acts)).unwrap();
+        for (i, env) in singles.iter_mut().enumerate() {
+            let one = env.step(&acts[i]).unwrap();
+            assert_eq!(
+                (s.rewards[i], s.terminated[i], s.truncated[i]),
+                (one.reward, one.terminated, one.truncated)
+            );
+            if one.done() {
+                let reset = env.reset(None).unwrap();
+                assert_eq!(
+                    s.final_observations[i].as_deref(),
+                    Some(one.observation.as_str())
+                );
+                assert_eq!(s.observations[i], reset.observation);
+            } else {
+                assert_eq!(s.observations[i], one.observation);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_trapping_slot_fails_alone_and_is_rebuilt() {
+    let spec = VecSpec {
+        ids: vec![
+            "hostile:healthy".into(),
+            "hostile:panic".into(),
+            "hostile:healthy".into(),
+        ],
+        ..VecSpec::uniform("hostile:healthy", 3, 0)
+    };
+    let mut vec = registry().make_vec(&spec).unwrap();
+    vec.reset(None).unwrap();
+    for round in 1..=2 {
+        let s = vec.step(Actions::All(&actions(&["a", "b", "c"]))).unwrap();
+        assert_eq!(s.observations[0], format!("step {round} got a"));
+        assert_eq!(s.observations[2], format!("step {round} got c"));
+        assert!(s.errors[0].is_none() && s.errors[2].is_none());
+        let error = s.errors[1].as_ref().expect("slot 1 fails");
+        assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
+        // The slot was rebuilt: a fresh episode, reported as truncated.
+        assert_eq!(s.observations[1], "hostile:panic ready");
+        assert!(s.truncated[1] && s.rewards[1] == 0.0);
+    }
+}
+
+#[test]
+fn spawn_copies_state_when_asked() {
+    let mut vec = healthy_vec(1, AutoresetMode::SameStep);
+    vec.reset(None).unwrap();
+    vec.step(Actions::All(&actions(&["a"]))).unwrap();
+    let env = vec.env_mut(0).unwrap();
+    let mut twin = env.spawn(true).unwrap();
+    assert_eq!(twin.step("b").unwrap().observation, "step 2 got b");
+}
