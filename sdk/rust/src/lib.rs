@@ -86,6 +86,15 @@ macro_rules! export_env {
         type __GeodeEnvPlugin = $crate::Plugin<$env>;
         #[cfg(target_arch = "wasm32")]
         $crate::bindings::export_env_plugin!(__GeodeEnvPlugin with_types_in $crate::bindings);
+        // Natively (unit tests) nothing is exported; keep the implementation "used".
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: () = {
+            let _ = <$env as $crate::Environment>::specs;
+            let _ = <$env as $crate::Environment>::create;
+            let _ = <$env as $crate::Environment>::reset;
+            let _ = <$env as $crate::Environment>::step;
+            let _ = <$env as $crate::Environment>::sample_random_action;
+        };
     };
 }
 

@@ -52,6 +52,13 @@ macro_rules! export_tool {
         type __GeodeToolPlugin = $crate::tool::Exports<$tool>;
         #[cfg(target_arch = "wasm32")]
         $crate::tool::bindings::export_tool_plugin!(__GeodeToolPlugin with_types_in $crate::tool::bindings);
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: () = {
+            let _ = <$tool as $crate::tool::ToolPlugin>::specs;
+            let _ = <$tool as $crate::tool::ToolPlugin>::create;
+            let _ = <$tool as $crate::tool::ToolPlugin>::instructions;
+            let _ = <$tool as $crate::tool::ToolPlugin>::execute;
+        };
     };
 }
 

@@ -94,6 +94,12 @@ macro_rules! export_wrapper {
         type __GeodeWrapperPlugin = $crate::wrapper::Exports<$wrapper>;
         #[cfg(target_arch = "wasm32")]
         $crate::wrapper::bindings::export_wrapper_plugin!(__GeodeWrapperPlugin with_types_in $crate::wrapper::bindings);
+        #[cfg(not(target_arch = "wasm32"))]
+        const _: () = {
+            let _ = <$wrapper as $crate::wrapper::WrapperPlugin>::specs;
+            let _ = <$wrapper as $crate::wrapper::WrapperPlugin>::create;
+            let _ = <$wrapper as $crate::wrapper::WrapperPlugin>::step;
+        };
     };
 }
 

@@ -1,0 +1,185 @@
+//! Native tests: hand-checked rules plus episodes recorded from GEM's own `CrosswordsEnv`
+//! (on the same word table) that must replay identically; `tests/make_golden.py` records them.
+
+use super::*;
+use serde_json::Value;
+
+/// A game for `id` with its default configuration, changed by `overrides`.
+fn make(id: &str, overrides: &Value) -> Result<Crosswords, Error> {
+    let spec = Crosswords::specs()
+        .into_iter()
+        .find(|s| s.id == id)
+        .unwrap();
+    let mut config = spec.default_config.as_object().unwrap().clone();
+    config.extend(overrides.as_object().unwrap().clone());
+    Crosswords::create(id, Config::new(config))
+}
+
+/// A game for `id` reset with `seed`, and its generator.
+fn started(id: &str, seed: u64) -> (Crosswords, Rng) {
+    let mut env = make(id, &json!({})).unwrap();
+    let mut rng = Rng::seeded(seed);
+    env.reset(&mut rng).unwrap();
+    (env, rng)
+}
+
+/// The move putting the right letter in open cell `(r, c)`.
+fn right(env: &Crosswords, (r, c): (usize, usize)) -> String {
+    format!("\\boxed{{{r} {c} {}}}", env.solution[r][c])
+}
+
+#[test]
+fn replays_gem_episodes() {
+    let cases: Vec<Value> = serde_json::from_str(include_str!("../tests/golden.json")).unwrap();
+    for case in cases {
+        let mut env = make(case["id"].as_str().unwrap(), &case["config"]).unwrap();
+        let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
+        let reset = env.reset(&mut rng).unwrap();
+        assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
+        assert_eq!(
+            Value::Object(reset.info),
+            case["reset"][1],
+            "{}",
+            case["seed"]
+        );
+        for step in case["steps"].as_array().unwrap() {
+            let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
+            assert_eq!(got.observation, step[1].as_str().unwrap(), "{step}");
+            assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
+            assert_eq!(got.terminated, step[3].as_bool().unwrap());
+            assert_eq!(got.truncated, step[4].as_bool().unwrap());
+            assert_eq!(Value::Object(got.info), step[5]);
+        }
+    }
+}
+
+#[test]
+fn filling_every_cell_wins() {
+    let mut env = make("game:Crosswords-v0-easy", &json!({ "max_turns": 100 })).unwrap();
+    let mut rng = Rng::seeded(11);
+    env.reset(&mut rng).unwrap();
+    let open = env.open_cells();
+    let share = 1.0 / open.len() as f64;
+    for (k, &cell) in open.iter().enumerate() {
+        let step = env.step(&right(&env, cell), &mut rng).unwrap();
+        assert_eq!(step.reward, share);
+        assert_eq!(step.terminated, k + 1 == open.len());
+    }
+    let done = env.step(&right(&env, open[0]), &mut rng).unwrap();
+    assert_eq!(
+        done.observation,
+        "Congratulations! You completed the Crosswords puzzle!"
+    );
+    assert!(done.terminated && !done.truncated);
+}
+
+#[test]
+fn invalid_and_wrong_moves_continue() {
+    let (mut env, mut rng) = started("game:Crosswords-v0-easy", 4);
+    let open = env.open_cells()[0];
+    let blocked = (0..env.board.len())
+        .flat_map(|r| (0..env.board.len()).map(move |c| (r, c)))
+        .find(|&(r, c)| env.board[r][c] == EMPTY)
+        .unwrap();
+    let wrong = if env.solution[open.0][open.1].eq_ignore_ascii_case(&'q') {
+        'Z'
+    } else {
+        'Q'
+    };
+    let cases = [
+        (
+            format!("\\boxed{{{} {} {wrong}}}", open.0, open.1),
+            format!(
+                "At turn 1, you tried to place {wrong} at ({}, {}), but it is incorrect.",
+                open.0, open.1
+            ),
+        ),
+        (
+            format!("\\boxed{{{} {} a}}", blocked.0, blocked.1),
+            format!(
+                "At turn 2, you tried to place A at ({}, {}), which is a black dot and cannot be filled.",
+                blocked.0, blocked.1
+            ),
+        ),
+        (
+            "\\boxed{40 0 a}".to_owned(),
+            "At turn 3, you tried to place A at (40, 0), which is out of bounds.".to_owned(),
+        ),
+    ];
+    for (action, expected) in cases {
+        let step = env.step(&action, &mut rng).unwrap();
+        assert_eq!(step.observation, expected);
+        assert_eq!((step.reward, step.terminated), (0.0, false));
+    }
+}
+
+#[test]
+fn format_errors_end_the_episode() {
+    let huge = "\\boxed{1 1 ".repeat(100_000);
+    let long = "z".repeat(1 << 20);
+    for action in [
+        "",
+        "0 0 A",
+        "\\boxed{[0 0 A]}",
+        "\\boxed{0 0 AB}",
+        "\\boxed{0 0 1}",
+        &huge,
+        &long,
+    ] {
+        let (mut env, mut rng) = started("game:Crosswords-v0-hard", 5);
+        let step = env.step(action, &mut rng).unwrap();
+        assert_eq!(
+            step.observation,
+            "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format."
+        );
+        assert_eq!(step.reward, -0.1);
+        assert!(step.terminated && !step.truncated);
+    }
+}
+
+#[test]
+fn turn_limit_truncates() {
+    let mut env = make("game:Crosswords-v0-hard", &json!({ "max_turns": 2 })).unwrap();
+    let mut rng = Rng::seeded(6);
+    env.reset(&mut rng).unwrap();
+    assert!(!env.step("\\boxed{99 0 A}", &mut rng).unwrap().terminated);
+    let last = env.step("\\boxed{99 0 A}", &mut rng).unwrap();
+    assert_eq!(
+        last.observation,
+        "You have reached the maximum number of turns."
+    );
+    assert!(last.terminated && last.truncated);
+}
+
+#[test]
+fn same_seed_same_start_and_state_round_trips() {
+    let (a, _) = started("game:Crosswords-v0-random", 7);
+    let (b, _) = started("game:Crosswords-v0-random", 7);
+    assert_eq!(
+        (&a.solution, &a.placed, a.rules),
+        (&b.solution, &b.placed, b.rules)
+    );
+    let state = serde_json::to_string(&a).unwrap();
+    assert!(state.len() < 10_000);
+    let restored: Crosswords = serde_json::from_str(&state).unwrap();
+    assert_eq!(restored.suffix(), a.suffix());
+}
+
+#[test]
+fn random_actions_are_accepted() {
+    let (mut env, mut rng) = started("game:Crosswords-v0-easy", 8);
+    for _ in 0..20 {
+        let action = env.sample_random_action(&mut rng);
+        let mv = parse_move(&action).unwrap();
+        let (r, c) = (mv.row.value as usize, mv.col.value as usize);
+        assert_eq!(env.board[r][c], '_', "{action}");
+    }
+}
+
+#[test]
+fn rejects_impossible_configs() {
+    let easy = "game:Crosswords-v0-easy";
+    assert!(make(easy, &json!({ "num_words": 0 })).is_err());
+    assert!(make(easy, &json!({ "max_turns": 0 })).is_err());
+    assert!(make(easy, &json!({ "hardcore": "yes" })).is_err());
+}

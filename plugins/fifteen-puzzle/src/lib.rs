@@ -1,0 +1,276 @@
+//! FifteenPuzzle: slide numbered tiles into order, answering `\boxed{up}`, `\boxed{down}`,
+//! `\boxed{left}` or `\boxed{right}` (the direction the tile next to the gap moves).
+//!
+//! Rules and rewards follow GEM's game of the same name, so results stay comparable:
+//! - no parsable `\boxed{direction}` (lowercase): format error, −0.1, the episode ends;
+//! - a move with no tile to slide: 0.0, the episode goes on;
+//! - tiles in order with the gap bottom-right: 1.0, the episode ends;
+//! - at the turn limit the episode ends (terminated and truncated) with that step's reward plus
+//!   the share of squares holding their final tile (the gap counts as one).
+//!
+//! The board is a plain shuffle, as in GEM, so some starts cannot be solved.
+
+use geode_sdk::prelude::*;
+
+/// Board side and turn limit of one episode.
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+struct Size {
+    rows: usize,
+    max_turns: i64,
+}
+
+/// The sizes the `-random` id picks from at every reset.
+const RANDOM_SIZES: [Size; 3] = [
+    Size {
+        rows: 2,
+        max_turns: 10,
+    },
+    Size {
+        rows: 3,
+        max_turns: 20,
+    },
+    Size {
+        rows: 4,
+        max_turns: 50,
+    },
+];
+
+/// Largest board side a configuration may ask for.
+const MAX_ROWS: i64 = 100;
+
+/// The four moves, named as the agent writes them.
+const MOVES: [&str; 4] = ["up", "down", "left", "right"];
+
+/// One game of the sliding puzzle.
+#[derive(Serialize, Deserialize)]
+pub struct FifteenPuzzle {
+    /// Size as configured; `None` means drawn at every reset (the `-random` id).
+    fixed: Option<Size>,
+    size: Size,
+    /// Row-major squares; `None` is the gap.
+    board: Vec<Option<u32>>,
+    turn: i64,
+}
+
+/// The move in the last `\boxed{up|down|left|right}` of `action`.
+fn last_move(action: &str) -> Option<&'static str> {
+    const OPEN: &str = "\\boxed{";
+    action.rmatch_indices(OPEN).find_map(|(at, _)| {
+        let body = &action[at + OPEN.len()..];
+        MOVES.into_iter().find(|name| {
+            body.strip_prefix(name)
+                .is_some_and(|rest| rest.starts_with('}'))
+        })
+    })
+}
+
+impl FifteenPuzzle {
+    /// The highest tile number.
+    fn greatest(&self) -> usize {
+        self.size.rows * self.size.rows - 1
+    }
+
+    fn instructions(&self) -> String {
+        let greatest = self.greatest();
+        format!(
+            "You are playing the {greatest}-Puzzle game.\n\
+             You have to arrange the numbered tiles in ascending order from 1 to {greatest}, with the empty space located in the bottom-right corner.\n\
+             To make a move, you can slide a tile into the empty space (represented by a double underscore, e.g. __) by using one of the following commands:\n\
+             - 'up': Move the tile below the empty space up.\n\
+             - 'down': Move the tile above the empty space down.\n\
+             - 'left': Move the tile to the right of the empty space left.\n\
+             - 'right': Move the tile to the left of the empty space right.\n\
+             To submit your move, type the direction (e.g., 'up', 'down', 'left', or 'right') in \\boxed{{...}}.\n\
+             The current board layout is shown below\n\
+             Use logic and planning to solve the puzzle.\n"
+        )
+    }
+
+    /// The board, one row per line, the gap shown as `__`.
+    fn render(&self) -> String {
+        self.board
+            .chunks(self.size.rows)
+            .map(|row| {
+                let squares: Vec<String> = row
+                    .iter()
+                    .map(|tile| match tile {
+                        Some(n) => format!("{n:2}"),
+                        None => "__".to_string(),
+                    })
+                    .collect();
+                squares.join(" ") + "\n"
+            })
+            .collect()
+    }
+
+    fn suffix(&self) -> String {
+        format!(
+            "Here is the current board layout: \n{}\nEnter your move.",
+            self.render()
+        )
+    }
+
+    /// The square whose tile `name` slides into the gap, if there is one, and the gap.
+    fn source(&self, name: &str) -> Option<(usize, usize)> {
+        let n = self.size.rows;
+        let gap = self.board.iter().position(Option::is_none)?;
+        let (row, col) = (gap / n, gap % n);
+        let from = match name {
+            "up" if row + 1 < n => gap + n,
+            "down" if row > 0 => gap - n,
+            "left" if col + 1 < n => gap + 1,
+            "right" if col > 0 => gap - 1,
+            _ => return None,
+        };
+        Some((from, gap))
+    }
+
+    /// Whether square `i` holds its final tile (the last square: the gap).
+    fn in_place(&self, i: usize) -> bool {
+        let last = self.board.len() - 1;
+        self.board[i] == (i < last).then_some(i as u32 + 1)
+    }
+
+    fn solved(&self) -> bool {
+        (0..self.board.len()).all(|i| self.in_place(i))
+    }
+
+    /// The share of squares in their final place, summed as GEM sums it.
+    fn partial_credit(&self) -> f64 {
+        let share = 1.0 / self.board.len() as f64;
+        (0..self.board.len())
+            .filter(|&i| self.in_place(i))
+            .fold(0.0, |total, _| total + share)
+    }
+}
+
+impl Environment for FifteenPuzzle {
+    fn specs() -> Vec<Spec> {
+        let spec = |id: &str, what: &str, rows: Option<i64>, turns: Option<i64>| {
+            Spec::new(id, what, json!({ "num_rows": rows, "max_turns": turns }))
+        };
+        vec![
+            spec(
+                "game:FifteenPuzzle-v0-random",
+                "Solve a sliding puzzle; size and turns drawn per episode",
+                None,
+                None,
+            ),
+            spec(
+                "game:FifteenPuzzle-v0-easy",
+                "Solve the 2×2 sliding puzzle within 10 turns",
+                Some(2),
+                Some(10),
+            ),
+            spec(
+                "game:FifteenPuzzle-v0-hard",
+                "Solve the 4×4 sliding puzzle within 50 turns",
+                Some(4),
+                Some(50),
+            ),
+        ]
+    }
+
+    fn create(_id: &str, config: Config) -> Result<Self, Error> {
+        let fixed = match (config.opt_int("num_rows")?, config.opt_int("max_turns")?) {
+            (Some(rows), Some(max_turns)) => {
+                if !(1..=MAX_ROWS).contains(&rows) {
+                    return Err(Error::bad_config(
+                        "num_rows",
+                        format!("must be between 1 and {MAX_ROWS}"),
+                    ));
+                }
+                if max_turns < 1 {
+                    return Err(Error::bad_config("max_turns", "must be at least 1"));
+                }
+                Some(Size {
+                    rows: rows as usize,
+                    max_turns,
+                })
+            }
+            _ => None,
+        };
+        Ok(FifteenPuzzle {
+            fixed,
+            size: fixed.unwrap_or(RANDOM_SIZES[0]),
+            board: Vec::new(),
+            turn: 0,
+        })
+    }
+
+    fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
+        // GEM's own random variant fails before drawing (it squares `None` in its constructor);
+        // this draws the size the way its reset intends to.
+        self.size = match self.fixed {
+            Some(size) => size,
+            None => *rng.choice(&RANDOM_SIZES).unwrap_or(&RANDOM_SIZES[0]),
+        };
+        let greatest = self.greatest() as u32;
+        self.board = (1..=greatest).map(Some).chain([None]).collect();
+        rng.shuffle(&mut self.board);
+        self.turn = 0;
+        Ok(Reset::new(self.instructions()).info("suffix", self.suffix()))
+    }
+
+    fn step(&mut self, action: &str, _rng: &mut Rng) -> Result<Step, Error> {
+        self.turn += 1;
+        let turn = self.turn;
+        let max_turns = self.size.max_turns;
+        let Some(name) = last_move(action) else {
+            let obs = format!("At turn {turn}, you did not provide a valid guess");
+            let step = Step::new(obs, REWARD.format_error)
+                .terminated()
+                .truncated_if(turn == max_turns);
+            return Ok(step.info("suffix", self.suffix()));
+        };
+        let (obs, reward) = match self.source(name) {
+            None => (
+                format!(
+                    "At turn {turn}, you chose a move {name} that is outside the bounds of the board."
+                ),
+                REWARD.invalid_action,
+            ),
+            Some((from, gap)) => {
+                self.board.swap(from, gap);
+                if self.solved() {
+                    let step = Step::new(
+                        "Congratulations! You have solved the puzzle!",
+                        REWARD.success,
+                    )
+                    .terminated();
+                    return Ok(step.info("suffix", self.suffix()));
+                }
+                (
+                    format!("At turn {turn}, you made a valid move: {name}.\n"),
+                    REWARD.internal_step,
+                )
+            }
+        };
+        let step = if turn >= max_turns {
+            Step::new(
+                "You have reached the maximum number of turns.",
+                reward + self.partial_credit(),
+            )
+            .terminated()
+            .truncated_if(true)
+        } else {
+            Step::new(obs, reward)
+        };
+        Ok(step.info("suffix", self.suffix()))
+    }
+
+    /// A move that slides a tile (GEM's sampler draws any of the four names, unboxed).
+    fn sample_random_action(&mut self, rng: &mut Rng) -> String {
+        let legal: Vec<&str> = MOVES
+            .into_iter()
+            .filter(|name| self.source(name).is_some())
+            .collect();
+        let name = rng.choice(&legal).copied().unwrap_or(MOVES[0]);
+        format!("\\boxed{{{name}}}")
+    }
+}
+
+export_env!(FifteenPuzzle);
+
+#[cfg(test)]
+mod tests;
