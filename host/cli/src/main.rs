@@ -1,5 +1,6 @@
 //! `geode`: list, run, play and inspect environment plugins.
 
+mod check;
 mod inspect;
 mod list;
 mod play;
@@ -34,6 +35,8 @@ enum Command {
         /// The plugin component (`.wasm`).
         file: PathBuf,
     },
+    /// Run the conformance suite on plugin files or env ids; exits 1 if any check fails.
+    Check(check::CheckArgs),
 }
 
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`.
@@ -66,6 +69,7 @@ fn main() {
         Command::Run(args) => registry(&cli.plugins).and_then(|r| run::run(&r, args)),
         Command::Play(args) => registry(&cli.plugins).and_then(|r| play::play(&r, args)),
         Command::Inspect { file } => inspect::inspect(file),
+        Command::Check(args) => check::check(&cli.plugins, args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

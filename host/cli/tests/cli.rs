@@ -171,3 +171,36 @@ fn inspect_describes_a_plugin_file_and_rejects_junk() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn check_runs_the_conformance_suite_on_a_builtin_id() {
+    let out = geode(
+        &["check", "game:GuessTheNumber-v0-easy", "--seeds", "2"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for check in [
+        "replay",
+        "episodes-end",
+        "garbage-actions",
+        "state-round-trip",
+    ] {
+        assert!(
+            stdout.contains(&format!("ok    game:GuessTheNumber-v0-easy {check}")),
+            "{check} missing from:\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains("checked 1 env ids: 1 passed, 0 failed"),
+        "{stdout}"
+    );
+    // An unknown id fails the suite (its `make` check) and exits 1.
+    let out = geode(&["check", "game:GuessTheNumber-v9"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stdout).contains("FAIL  game:GuessTheNumber-v9 make:"),
+        "{}",
+        text(&out.stdout)
+    );
+}

@@ -37,6 +37,8 @@ fn base_config() -> Config {
     config.memory_init_cow(true);
     config.parallel_compilation(true);
     config.max_wasm_stack(512 << 10);
+    // Envs are called synchronously; the component-model async bookkeeping costs per call.
+    config.concurrency_support(false);
     config
 }
 

@@ -20,6 +20,7 @@ mod bindings;
 pub mod cache;
 mod component_env;
 pub mod config;
+pub mod conformance;
 pub mod engine;
 mod env;
 mod error;

@@ -3,7 +3,7 @@
 use crate::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
-use crate::{Config, Environment, Error, Info, Rng};
+use crate::{Config, Environment, Error, Rng};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -22,10 +22,6 @@ struct SlotState<E> {
     /// Seeded on the first reset: from its seed, or from (host-virtualized) entropy.
     rng: Option<Rng>,
     started: bool,
-}
-
-fn info_json(info: &Info) -> String {
-    serde_json::to_string(info).unwrap_or_else(|_| "{}".to_owned())
 }
 
 fn entropy_seed() -> u64 {
@@ -76,7 +72,7 @@ impl<E: Environment> GuestInstance for Slot<E> {
         slot.started = true;
         Ok(ResetResult {
             observation: reset.observation,
-            info: info_json(&reset.info),
+            info: reset.info.into_json(),
         })
     }
 
@@ -93,7 +89,7 @@ impl<E: Environment> GuestInstance for Slot<E> {
             reward: step.reward,
             terminated: step.terminated,
             truncated: step.truncated,
-            info: info_json(&step.info),
+            info: step.info.into_json(),
         })
     }
 

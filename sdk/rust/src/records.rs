@@ -1,9 +1,70 @@
 //! The values an environment hands back: specs, reset and step results, info maps.
 
+use serde::Serialize;
 use serde_json::{Map, Value};
 
-/// Extra information returned with an observation (a JSON object on the wire).
-pub type Info = Map<String, Value>;
+/// Extra information returned with an observation: a JSON object, built directly as JSON text
+/// (no map, no second serialization: steps are hot). Insert each key once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Info {
+    json: String,
+}
+
+impl Default for Info {
+    fn default() -> Self {
+        Info { json: String::from("{}") }
+    }
+}
+
+impl Info {
+    /// An empty object.
+    pub fn new() -> Self {
+        Info::default()
+    }
+
+    /// Adds `key: value` (serialized with serde).
+    pub fn insert(&mut self, key: &str, value: impl Serialize) {
+        let mut entry = Vec::with_capacity(key.len() + 16);
+        if serde_json::to_writer(&mut entry, key).is_err() {
+            return;
+        }
+        entry.push(b':');
+        if serde_json::to_writer(&mut entry, &value).is_err() {
+            return;
+        }
+        self.json.pop();
+        if self.json.len() > 1 {
+            self.json.push(',');
+        }
+        self.json.push_str(std::str::from_utf8(&entry).expect("serde_json writes UTF-8"));
+        self.json.push('}');
+    }
+
+    /// The JSON text of the object.
+    pub fn as_json(&self) -> &str {
+        &self.json
+    }
+
+    /// The JSON text, by value.
+    pub fn into_json(self) -> String {
+        self.json
+    }
+
+    /// Wraps JSON text received from the host (an object), e.g. the info of a wrapped env.
+    pub fn from_json(json: String) -> Self {
+        if json.trim_start().starts_with('{') { Info { json } } else { Info::default() }
+    }
+
+    /// The object as a map, to read entries.
+    pub fn to_map(&self) -> Map<String, Value> {
+        serde_json::from_str(&self.json).unwrap_or_default()
+    }
+
+    /// One entry, parsed.
+    pub fn get(&self, key: &str) -> Option<Value> {
+        self.to_map().remove(key)
+    }
+}
 
 /// One id a plugin provides, with its default configuration.
 #[derive(Debug, Clone)]
@@ -48,8 +109,8 @@ impl Reset {
     }
 
     /// Adds one info entry.
-    pub fn info(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.info.insert(key.to_owned(), value.into());
+    pub fn info(mut self, key: &str, value: impl Serialize) -> Self {
+        self.info.insert(key, value);
         self
     }
 }
@@ -87,8 +148,8 @@ impl Step {
     }
 
     /// Adds one info entry.
-    pub fn info(mut self, key: &str, value: impl Into<Value>) -> Self {
-        self.info.insert(key.to_owned(), value.into());
+    pub fn info(mut self, key: &str, value: impl Serialize) -> Self {
+        self.info.insert(key, value);
         self
     }
 }

@@ -26,7 +26,7 @@ use bindings::geode::env::inner;
 pub struct Inner(());
 
 fn parse_info(text: &str) -> Info {
-    serde_json::from_str(text).unwrap_or_default()
+    Info::from_json(text.to_owned())
 }
 
 fn from_wit(e: inner::EnvError) -> Error {
@@ -119,10 +119,6 @@ fn to_wit(e: Error) -> EnvError {
     }
 }
 
-fn info_json(info: &Info) -> String {
-    serde_json::to_string(info).unwrap_or_else(|_| "{}".to_owned())
-}
-
 impl<W: WrapperPlugin> Guest for Exports<W> {
     type Instance = Held<W>;
 
@@ -153,7 +149,7 @@ impl<W: WrapperPlugin> GuestInstance for Held<W> {
             .reset(&mut Inner(()), seed)
             .map_err(to_wit)?;
         Ok(ResetResult {
-            info: info_json(&out.info),
+            info: out.info.into_json(),
             observation: out.observation,
         })
     }
@@ -165,7 +161,7 @@ impl<W: WrapperPlugin> GuestInstance for Held<W> {
             .step(&mut Inner(()), &action)
             .map_err(to_wit)?;
         Ok(StepResult {
-            info: info_json(&out.info),
+            info: out.info.into_json(),
             observation: out.observation,
             reward: out.reward,
             terminated: out.terminated,

@@ -9,6 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+/// How long `recv` polls for results before it blocks.
+const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(50);
+
 /// A finished step (or reset) of one slot.
 #[derive(Debug)]
 pub struct Completed {
@@ -24,6 +27,14 @@ enum Job {
     Reset(Option<u64>),
 }
 
+/// Where a finished job's result goes.
+enum Reply {
+    /// The shared completion queue read by `recv`.
+    Queue,
+    /// A single waiter (`step_one`).
+    One(flume::Sender<SlotStep>),
+}
+
 struct Shared {
     slots: Vec<Mutex<Slot>>,
     in_flight: Vec<AtomicBool>,
@@ -31,11 +42,12 @@ struct Shared {
     done_tx: flume::Sender<Completed>,
 }
 
-/// An asynchronous pool of env slots. `send`/`recv` may be called from any thread; `recv_async`
-/// from async code (tokio or any executor).
+/// An asynchronous pool of env slots served by dedicated worker threads. `send`/`recv` may be
+/// called from any thread; `recv_async` and `step_one` from async code (tokio or any executor).
 pub struct AsyncPool {
     shared: Arc<Shared>,
-    workers: rayon::ThreadPool,
+    jobs: Option<flume::Sender<(usize, Job, Reply)>>,
+    workers: Vec<std::thread::JoinHandle<()>>,
     done_rx: flume::Receiver<Completed>,
 }
 
@@ -45,18 +57,35 @@ impl AsyncPool {
         let (done_tx, done_rx) = flume::unbounded();
         let in_flight = envs.iter().map(|_| AtomicBool::new(false)).collect();
         let slots = envs.into_iter().map(|e| Mutex::new(Slot::new(e))).collect();
-        let workers = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("geode-pool-{i}"))
-            .build()
-            .map_err(|e| Error::Internal(format!("cannot start pool threads: {e}")))?;
+        let shared = Arc::new(Shared {
+            slots,
+            in_flight,
+            mode,
+            done_tx,
+        });
+        let threads = if threads == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            threads
+        };
+        let (jobs, queue) = flume::unbounded::<(usize, Job, Reply)>();
+        let mut workers = Vec::with_capacity(threads);
+        for i in 0..threads {
+            let shared = shared.clone();
+            let queue = queue.clone();
+            let worker = std::thread::Builder::new()
+                .name(format!("geode-pool-{i}"))
+                .spawn(move || {
+                    while let Ok((index, job, reply)) = queue.recv() {
+                        shared.finish(index, job, reply);
+                    }
+                })
+                .map_err(|e| Error::Internal(format!("cannot start pool threads: {e}")))?;
+            workers.push(worker);
+        }
         Ok(AsyncPool {
-            shared: Arc::new(Shared {
-                slots,
-                in_flight,
-                mode,
-                done_tx,
-            }),
+            shared,
+            jobs: Some(jobs),
             workers,
             done_rx,
         })
@@ -91,35 +120,41 @@ impl AsyncPool {
         self.dispatch(seeds.into_iter().map(|(i, s)| (i, Job::Reset(s))).collect())
     }
 
+    /// Claims every index (all or nothing), then queues the jobs.
     fn dispatch(&self, jobs: Vec<(usize, Job)>) -> Result<()> {
-        let n = self.num_envs();
         let mut claimed: Vec<usize> = Vec::with_capacity(jobs.len());
         for (i, _) in &jobs {
-            let claim = self
-                .shared
-                .in_flight
-                .get(*i)
-                .map(|f| f.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire));
-            let problem = match claim {
-                None => Some(format!("env index {i} is out of range (num_envs = {n})")),
-                Some(Err(_)) => Some(format!(
-                    "env {i} still has a step in flight; recv its result before sending again"
-                )),
-                Some(Ok(_)) => None,
-            };
-            if let Some(problem) = problem {
+            if let Err(problem) = self.claim(*i) {
                 for j in claimed {
                     self.shared.in_flight[j].store(false, Ordering::Release);
                 }
-                return Err(Error::InvalidArgument(problem));
+                return Err(problem);
             }
             claimed.push(*i);
         }
+        let queue = self.jobs.as_ref().expect("pool is running");
         for (index, job) in jobs {
-            let shared = self.shared.clone();
-            self.workers.spawn(move || shared.run(index, job));
+            queue
+                .send((index, job, Reply::Queue))
+                .map_err(|_| Error::Internal("pool workers stopped".into()))?;
         }
         Ok(())
+    }
+
+    fn claim(&self, index: usize) -> Result<()> {
+        let n = self.num_envs();
+        let flag = self.shared.in_flight.get(index).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "env index {index} is out of range (num_envs = {n})"
+            ))
+        })?;
+        flag.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .map(|_| ())
+            .map_err(|_| {
+                Error::InvalidArgument(format!(
+                    "env {index} still has a step in flight; recv its result before sending again"
+                ))
+            })
     }
 
     /// Waits until at least `min_batch` results are ready (or `timeout` passes) and returns every
@@ -127,6 +162,13 @@ impl AsyncPool {
     pub fn recv(&self, min_batch: usize, timeout: Option<Duration>) -> Vec<Completed> {
         let deadline = timeout.map(|t| Instant::now() + t);
         let mut out: Vec<Completed> = self.done_rx.try_iter().collect();
+        // Results of quick steps arrive microseconds apart: yielding briefly before sleeping
+        // saves a futex sleep and wake-up per result.
+        let spin_until = Instant::now() + SPIN_BEFORE_SLEEP;
+        while out.len() < min_batch && Instant::now() < spin_until {
+            std::thread::yield_now();
+            out.extend(self.done_rx.try_iter());
+        }
         while out.len() < min_batch {
             let next = match deadline {
                 Some(d) => self.done_rx.recv_deadline(d).ok(),
@@ -154,38 +196,27 @@ impl AsyncPool {
         out
     }
 
-    /// Sends one step and awaits exactly that slot's result (the per-episode async API).
-    /// Other slots' results that arrive meanwhile stay queued for `recv`.
+    /// Steps one slot and awaits exactly its result: the per-episode async API. Results of other
+    /// slots stay queued for `recv`.
     pub async fn step_one(&self, index: usize, action: String) -> Result<SlotStep> {
+        self.claim(index)?;
         let (tx, rx) = flume::bounded(1);
-        self.dispatch_with(index, Job::Step(action), tx)?;
+        let queue = self.jobs.as_ref().expect("pool is running");
+        queue
+            .send((index, Job::Step(action), Reply::One(tx)))
+            .map_err(|_| Error::Internal("pool workers stopped".into()))?;
         rx.recv_async()
             .await
             .map_err(|_| Error::Internal("pool worker stopped".into()))
     }
+}
 
-    fn dispatch_with(&self, index: usize, job: Job, reply: flume::Sender<SlotStep>) -> Result<()> {
-        let n = self.num_envs();
-        let flag = self.shared.in_flight.get(index).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "env index {index} is out of range (num_envs = {n})"
-            ))
-        })?;
-        if flag
-            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
-            .is_err()
-        {
-            return Err(Error::InvalidArgument(format!(
-                "env {index} still has a step in flight"
-            )));
+impl Drop for AsyncPool {
+    fn drop(&mut self) {
+        self.jobs = None;
+        for worker in self.workers.drain(..) {
+            let _ = worker.join();
         }
-        let shared = self.shared.clone();
-        self.workers.spawn(move || {
-            let step = shared.execute(index, job);
-            shared.in_flight[index].store(false, Ordering::Release);
-            let _ = reply.send(step);
-        });
-        Ok(())
     }
 }
 
@@ -206,9 +237,16 @@ impl Shared {
         }
     }
 
-    fn run(&self, index: usize, job: Job) {
+    fn finish(&self, index: usize, job: Job, reply: Reply) {
         let step = self.execute(index, job);
         self.in_flight[index].store(false, Ordering::Release);
-        let _ = self.done_tx.send(Completed { index, step });
+        match reply {
+            Reply::Queue => {
+                let _ = self.done_tx.send(Completed { index, step });
+            }
+            Reply::One(tx) => {
+                let _ = tx.send(step);
+            }
+        }
     }
 }

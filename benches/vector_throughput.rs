@@ -1,0 +1,105 @@
+//! Vector stepping throughput on GuessTheNumber-hard: geode's sync vector env (rayon) and async
+//! pool (send/recv), with pre-generated random actions and SameStep autoreset.
+//!
+//! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
+//! [--threads 1,2] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+
+use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
+use std::time::{Duration, Instant};
+
+const ID: &str = "game:GuessTheNumber-v0-hard";
+
+struct Args {
+    envs: Vec<usize>,
+    threads: Vec<usize>,
+    steps: usize,
+    json: bool,
+}
+
+fn parse_list(text: &str) -> Vec<usize> {
+    text.split(',').filter_map(|s| s.trim().parse().ok()).collect()
+}
+
+fn args() -> Args {
+    let mut args = Args { envs: vec![16, 64, 256], threads: vec![1, 2], steps: 1_000_000, json: false };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        match flag.as_str() {
+            "--envs" => args.envs = parse_list(&it.next().unwrap_or_default()),
+            "--threads" => args.threads = parse_list(&it.next().unwrap_or_default()),
+            "--steps" => args.steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(args.steps),
+            "--json" => args.json = true,
+            _ => {} // cargo bench passes --bench
+        }
+    }
+    args
+}
+
+/// `rounds` batches of `n` actions `\boxed{k}`, k uniform in 1..=50 (a fixed LCG: reproducible).
+fn actions(n: usize, rounds: usize) -> Vec<Vec<String>> {
+    let mut state = 0x1234_5678_u64;
+    (0..rounds)
+        .map(|_| {
+            (0..n)
+                .map(|_| {
+                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    format!("\\boxed{{{}}}", 1 + (state >> 33) % 50)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn sync_rate(registry: &Registry, n: usize, steps: usize) -> f64 {
+    let mut vec: VectorEnv = registry.make_vec(&VecSpec::uniform(ID, n, 0)).expect("make_vec");
+    vec.reset(None).expect("reset");
+    let rounds = (steps / n).max(1);
+    let batches = actions(n, rounds.min(64));
+    for batch in batches.iter().take(4) {
+        vec.step(Actions::All(batch)).expect("warm-up step");
+    }
+    let started = Instant::now();
+    for r in 0..rounds {
+        vec.step(Actions::All(&batches[r % batches.len()])).expect("step");
+    }
+    (rounds * n) as f64 / started.elapsed().as_secs_f64()
+}
+
+fn async_rate(registry: &Registry, n: usize, steps: usize, threads: usize) -> f64 {
+    let pool: AsyncPool = registry.make_pool(&VecSpec::uniform(ID, n, 0), threads).expect("make_pool");
+    pool.send_reset((0..n).map(|i| (i, Some(i as u64))).collect()).expect("reset");
+    assert_eq!(pool.recv(n, Some(Duration::from_secs(30))).len(), n);
+    let batches = actions(n, 64);
+    let batch = (n / 2).max(1);
+    let started = Instant::now();
+    pool.send(batches[0].iter().cloned().enumerate().collect()).expect("send");
+    let mut done = 0usize;
+    let mut round = 1usize;
+    while done < steps {
+        let ready = pool.recv(batch, None);
+        done += ready.len();
+        let actions = &batches[round % batches.len()];
+        round += 1;
+        pool.send(ready.iter().map(|c| (c.index, actions[c.index].clone())).collect()).expect("send");
+    }
+    let rate = done as f64 / started.elapsed().as_secs_f64();
+    pool.recv(n, Some(Duration::from_secs(30)));
+    rate
+}
+
+fn main() {
+    let args = args();
+    let registry = geode_benches::registry();
+    for &threads in &args.threads {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool");
+        for &n in &args.envs {
+            let sync = pool.install(|| sync_rate(&registry, n, args.steps));
+            let asynchronous = async_rate(&registry, n, args.steps, threads);
+            if args.json {
+                println!("{{\"envs\": {n}, \"threads\": {threads}, \"sync\": {sync:.0}, \"async\": {asynchronous:.0}}}");
+            } else {
+                println!("envs {n:4}  threads {threads}  geode sync {sync:>10.0} steps/s  geode async {asynchronous:>10.0} steps/s");
+            }
+        }
+    }
+}
