@@ -26,9 +26,13 @@ fn main() {
     }
     let n = 256;
     let registry = geode_benches::registry();
-    let mut vec = registry.make_vec(&VecSpec::uniform("game:GuessTheNumber-v0-hard", n, 0)).expect("make_vec");
+    let mut vec = registry
+        .make_vec(&VecSpec::uniform("game:GuessTheNumber-v0-hard", n, 0))
+        .expect("make_vec");
     vec.reset(None).expect("reset");
-    let actions: Vec<String> = (0..n).map(|i| format!("\\boxed{{{}}}", 1 + (i * 17) % 50)).collect();
+    let actions: Vec<String> = (0..n)
+        .map(|i| format!("\\boxed{{{}}}", 1 + (i * 17) % 50))
+        .collect();
     // Warm up until every slot has been through a few episodes, then measure.
     for _ in 0..200 {
         vec.step(Actions::All(&actions)).expect("step");
@@ -39,13 +43,25 @@ fn main() {
     let mut episodes = 0usize;
     for r in 0..rounds {
         let out = vec.step(Actions::All(&actions)).expect("step");
-        episodes += out.terminated.iter().zip(&out.truncated).filter(|(a, b)| **a || **b).count();
+        episodes += out
+            .terminated
+            .iter()
+            .zip(&out.truncated)
+            .filter(|(a, b)| **a || **b)
+            .count();
         if r % (rounds / 10).max(1) == 0 {
             println!("  {:>9} steps  rss {:>7} KiB", r * n, rss_kib());
         }
     }
     let after = rss_kib();
     let seconds = started.elapsed().as_secs_f64();
-    println!("soak: {} steps, {episodes} episodes over {n} envs in {seconds:.1} s ({:.0} steps/s)", rounds * n, (rounds * n) as f64 / seconds);
-    println!("rss before {before} KiB, after {after} KiB, change {:+} KiB", after as i64 - before as i64);
+    println!(
+        "soak: {} steps, {episodes} episodes over {n} envs in {seconds:.1} s ({:.0} steps/s)",
+        rounds * n,
+        (rounds * n) as f64 / seconds
+    );
+    println!(
+        "rss before {before} KiB, after {after} KiB, change {:+} KiB",
+        after as i64 - before as i64
+    );
 }

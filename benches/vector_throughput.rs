@@ -17,11 +17,18 @@ struct Args {
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
-    text.split(',').filter_map(|s| s.trim().parse().ok()).collect()
+    text.split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect()
 }
 
 fn args() -> Args {
-    let mut args = Args { envs: vec![16, 64, 256], threads: vec![1, 2], steps: 1_000_000, json: false };
+    let mut args = Args {
+        envs: vec![16, 64, 256],
+        threads: vec![1, 2],
+        steps: 1_000_000,
+        json: false,
+    };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         match flag.as_str() {
@@ -42,7 +49,9 @@ fn actions(n: usize, rounds: usize) -> Vec<Vec<String>> {
         .map(|_| {
             (0..n)
                 .map(|_| {
-                    state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
                     format!("\\boxed{{{}}}", 1 + (state >> 33) % 50)
                 })
                 .collect()
@@ -51,7 +60,9 @@ fn actions(n: usize, rounds: usize) -> Vec<Vec<String>> {
 }
 
 fn sync_rate(registry: &Registry, n: usize, steps: usize) -> f64 {
-    let mut vec: VectorEnv = registry.make_vec(&VecSpec::uniform(ID, n, 0)).expect("make_vec");
+    let mut vec: VectorEnv = registry
+        .make_vec(&VecSpec::uniform(ID, n, 0))
+        .expect("make_vec");
     vec.reset(None).expect("reset");
     let rounds = (steps / n).max(1);
     let batches = actions(n, rounds.min(64));
@@ -60,19 +71,24 @@ fn sync_rate(registry: &Registry, n: usize, steps: usize) -> f64 {
     }
     let started = Instant::now();
     for r in 0..rounds {
-        vec.step(Actions::All(&batches[r % batches.len()])).expect("step");
+        vec.step(Actions::All(&batches[r % batches.len()]))
+            .expect("step");
     }
     (rounds * n) as f64 / started.elapsed().as_secs_f64()
 }
 
 fn async_rate(registry: &Registry, n: usize, steps: usize, threads: usize) -> f64 {
-    let pool: AsyncPool = registry.make_pool(&VecSpec::uniform(ID, n, 0), threads).expect("make_pool");
-    pool.send_reset((0..n).map(|i| (i, Some(i as u64))).collect()).expect("reset");
+    let pool: AsyncPool = registry
+        .make_pool(&VecSpec::uniform(ID, n, 0), threads)
+        .expect("make_pool");
+    pool.send_reset((0..n).map(|i| (i, Some(i as u64))).collect())
+        .expect("reset");
     assert_eq!(pool.recv(n, Some(Duration::from_secs(30))).len(), n);
     let batches = actions(n, 64);
     let batch = (n / 2).max(1);
     let started = Instant::now();
-    pool.send(batches[0].iter().cloned().enumerate().collect()).expect("send");
+    pool.send(batches[0].iter().cloned().enumerate().collect())
+        .expect("send");
     let mut done = 0usize;
     let mut round = 1usize;
     while done < steps {
@@ -80,7 +96,13 @@ fn async_rate(registry: &Registry, n: usize, steps: usize, threads: usize) -> f6
         done += ready.len();
         let actions = &batches[round % batches.len()];
         round += 1;
-        pool.send(ready.iter().map(|c| (c.index, actions[c.index].clone())).collect()).expect("send");
+        pool.send(
+            ready
+                .iter()
+                .map(|c| (c.index, actions[c.index].clone()))
+                .collect(),
+        )
+        .expect("send");
     }
     let rate = done as f64 / started.elapsed().as_secs_f64();
     pool.recv(n, Some(Duration::from_secs(30)));
@@ -91,14 +113,21 @@ fn main() {
     let args = args();
     let registry = geode_benches::registry();
     for &threads in &args.threads {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("rayon pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("rayon pool");
         for &n in &args.envs {
             let sync = pool.install(|| sync_rate(&registry, n, args.steps));
             let asynchronous = async_rate(&registry, n, args.steps, threads);
             if args.json {
-                println!("{{\"envs\": {n}, \"threads\": {threads}, \"sync\": {sync:.0}, \"async\": {asynchronous:.0}}}");
+                println!(
+                    "{{\"envs\": {n}, \"threads\": {threads}, \"sync\": {sync:.0}, \"async\": {asynchronous:.0}}}"
+                );
             } else {
-                println!("envs {n:4}  threads {threads}  geode sync {sync:>10.0} steps/s  geode async {asynchronous:>10.0} steps/s");
+                println!(
+                    "envs {n:4}  threads {threads}  geode sync {sync:>10.0} steps/s  geode async {asynchronous:>10.0} steps/s"
+                );
             }
         }
     }

@@ -42,10 +42,10 @@ fn seeded_start_matches_gem() {
          The current board layout is shown below\n\
          Use logic and planning to solve the puzzle.\n"
     );
-    assert_eq!(reset.info["suffix"], board("__  1\n 3  2\n"));
+    assert_eq!(reset.info.to_map()["suffix"], board("__  1\n 3  2\n"));
     let (_, _, reset) = start("game:FifteenPuzzle-v0-hard", json!({}), 42);
     assert_eq!(
-        reset.info["suffix"],
+        reset.info.to_map()["suffix"],
         board(" 8 10  6  7\n15 11 13  9\n 2  3 14 __\n 5 12  1  4\n")
     );
     let (env, _, _) = start("game:FifteenPuzzle-v0-random", json!({}), 5);
@@ -55,7 +55,7 @@ fn seeded_start_matches_gem() {
     assert_eq!(got, expected);
     let (env, _, reset) = start("game:FifteenPuzzle-v0-random", json!({}), 1);
     assert_eq!(env.size, RANDOM_SIZES[0]);
-    assert_eq!(reset.info["suffix"], board(" 3 __\n 2  1\n"));
+    assert_eq!(reset.info.to_map()["suffix"], board(" 3 __\n 2  1\n"));
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn win_after_invalid_moves() {
     );
     assert_eq!(step.reward, 1.0);
     assert!(step.terminated && !step.truncated);
-    assert_eq!(step.info["suffix"], board(" 1  2\n 3 __\n"));
+    assert_eq!(step.info.to_map()["suffix"], board(" 1  2\n 3 __\n"));
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn turn_limit_gives_partial_credit() {
     );
     assert_eq!(step.reward, 0.5);
     assert!(step.terminated && step.truncated);
-    assert_eq!(step.info["suffix"], board(" 3  2\n 1 __\n"));
+    assert_eq!(step.info.to_map()["suffix"], board(" 3  2\n 1 __\n"));
 
     let (mut env, mut rng, _) = start(
         "game:FifteenPuzzle-v0-hard",
@@ -146,7 +146,7 @@ fn format_errors_end_the_episode() {
         );
         assert_eq!(step.reward, -0.1);
         assert!(step.terminated && !step.truncated, "{action:?}");
-        assert_eq!(step.info["suffix"], board(" 3  2\n__  1\n"));
+        assert_eq!(step.info.to_map()["suffix"], board(" 3  2\n__  1\n"));
     }
     let (mut env, mut rng, _) = start("game:FifteenPuzzle-v0-easy", json!({"max_turns": 1}), 42);
     let step = env.step("\\boxed{Up}", &mut rng).unwrap();

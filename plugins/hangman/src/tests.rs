@@ -32,14 +32,14 @@ fn replays_gem_episodes() {
         let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
         let reset = env.reset(&mut rng).unwrap();
         assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
-        assert_eq!(Value::Object(reset.info), case["reset"][1]);
+        assert_eq!(Value::Object(reset.info.to_map()), case["reset"][1]);
         for step in case["steps"].as_array().unwrap() {
             let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
             assert_eq!(got.observation, step[1].as_str().unwrap(), "{case}");
             assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
             assert_eq!(got.terminated, step[3].as_bool().unwrap());
             assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info), step[5]);
+            assert_eq!(Value::Object(got.info.to_map()), step[5]);
         }
     }
 }
@@ -55,7 +55,7 @@ fn letters_then_word_win() {
     );
     assert_eq!(hit.reward, 2.0 / 7.0 * 0.5);
     assert_eq!(
-        hit.info["suffix"],
+        hit.info.to_map()["suffix"],
         "Here is the current state of the Hangman grid:\n\
          C00 C01 C02 C03 C04 C05 C06\n  _   _   _   _   S   _   S \n\nEnter your guess."
     );

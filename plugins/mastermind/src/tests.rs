@@ -30,7 +30,7 @@ fn play(env: &mut Mastermind, rng: &mut Rng, action: &str) -> Step {
 fn seeded_start_matches_gem() {
     let (env, _, reset) = start("game:Mastermind-v0-hard", json!({}), 42);
     assert_eq!(env.code, vec![2, 1, 6, 3]);
-    assert!(reset.info.is_empty());
+    assert!(reset.info.to_map().is_empty());
     assert_eq!(
         reset.observation,
         "You are playing Mastermind.\n\
@@ -114,7 +114,7 @@ fn win_with_progress_rewards_and_invalid_guesses() {
         let step = play(&mut env, &mut rng, action);
         assert_eq!((step.observation.as_str(), step.reward), (obs, reward));
         assert!(!step.terminated && !step.truncated);
-        assert_eq!(step.info["suffix"], "Enter your guess.");
+        assert_eq!(step.info.to_map()["suffix"], "Enter your guess.");
     }
     let step = play(&mut env, &mut rng, "\\boxed{2 1 6 3} \\boxed{x}");
     assert_eq!(

@@ -31,8 +31,8 @@ fn expect(env: &mut Minesweeper, rng: &mut Rng, script: &[(&str, &str, f64)]) {
     }
 }
 
-fn suffix(step: &Step) -> &str {
-    step.info["suffix"].as_str().unwrap()
+fn suffix(step: &Step) -> String {
+    step.info.to_map()["suffix"].as_str().unwrap().to_owned()
 }
 
 const EMPTY_5X5: &str = "Here is the current board layout:\n    0  1  2  3  4\n \
@@ -57,7 +57,7 @@ fn seeded_start_matches_gem() {
          Use logic and deduction to avoid revealing cells with mines!\n\
          Be mindful not to choose revealed or flagged cells.\n"
     );
-    assert_eq!(reset.info["suffix"], EMPTY_5X5);
+    assert_eq!(reset.info.to_map()["suffix"], EMPTY_5X5);
     let (mut env, mut rng, reset) = start("game:Minesweeper-v0-random", json!({}), 1);
     assert_eq!(
         env.layout,

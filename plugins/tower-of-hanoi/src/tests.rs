@@ -46,7 +46,10 @@ fn start_matches_gem() {
          Note that you can only move the top disk of a tower, and that a bigger disk cannot be placed on a smaller disk.\n\
          As you play, the history of your moves will be displayed.\n"
     );
-    assert_eq!(reset.info["suffix"], state("A: [3, 2, 1]\nB: []\nC: []\n"));
+    assert_eq!(
+        reset.info.to_map()["suffix"],
+        state("A: [3, 2, 1]\nB: []\nC: []\n")
+    );
     let (_, _, reset) = start("game:TowerofHanoi-v0-hard", json!({}), 1);
     assert!(
         reset
@@ -115,7 +118,10 @@ fn win_in_seven_moves() {
     );
     assert_eq!(step.reward, 1.0);
     assert!(step.terminated && !step.truncated);
-    assert_eq!(step.info["suffix"], state("A: []\nB: []\nC: [3, 2, 1]\n"));
+    assert_eq!(
+        step.info.to_map()["suffix"],
+        state("A: []\nB: []\nC: [3, 2, 1]\n")
+    );
 }
 
 #[test]
@@ -170,7 +176,10 @@ fn invalid_moves_and_turn_limit() {
     );
     assert_eq!(step.reward, 1.0 / 3.0);
     assert!(step.terminated && step.truncated);
-    assert_eq!(step.info["suffix"], state("A: [3]\nB: [2]\nC: [1]\n"));
+    assert_eq!(
+        step.info.to_map()["suffix"],
+        state("A: [3]\nB: [2]\nC: [1]\n")
+    );
 }
 
 #[test]
@@ -191,7 +200,10 @@ fn format_errors_end_the_episode() {
         assert_eq!(step.observation, "You did not provide a valid action.");
         assert_eq!(step.reward, -0.1);
         assert!(step.terminated && !step.truncated, "{action:?}");
-        assert_eq!(step.info["suffix"], state("A: [3, 2, 1]\nB: []\nC: []\n"));
+        assert_eq!(
+            step.info.to_map()["suffix"],
+            state("A: [3, 2, 1]\nB: []\nC: []\n")
+        );
     }
     let (mut env, mut rng, _) = start("game:TowerofHanoi-v0-easy", json!({"max_turns": 1}), 1);
     let step = env.step("\\boxed{A D}", &mut rng).unwrap();

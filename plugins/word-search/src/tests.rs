@@ -42,7 +42,7 @@ fn replays_gem_episodes() {
         let reset = env.reset(&mut rng).unwrap();
         assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
         assert_eq!(
-            Value::Object(reset.info),
+            Value::Object(reset.info.to_map()),
             case["reset"][1],
             "{}",
             case["seed"]
@@ -53,7 +53,7 @@ fn replays_gem_episodes() {
             assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
             assert_eq!(got.terminated, step[3].as_bool().unwrap());
             assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info), step[5]);
+            assert_eq!(Value::Object(got.info.to_map()), step[5]);
         }
     }
 }
@@ -74,7 +74,7 @@ fn finding_every_word_wins() {
             );
             assert!(!step.truncated);
             assert!(
-                step.info["suffix"]
+                step.info.to_map()["suffix"]
                     .as_str()
                     .unwrap()
                     .contains("Words Found: 5/5")

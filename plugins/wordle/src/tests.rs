@@ -34,14 +34,14 @@ fn replays_gem_episodes() {
         let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
         let reset = env.reset(&mut rng).unwrap();
         assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
-        assert_eq!(Value::Object(reset.info), case["reset"][1]);
+        assert_eq!(Value::Object(reset.info.to_map()), case["reset"][1]);
         for step in case["steps"].as_array().unwrap() {
             let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
             assert_eq!(got.observation, step[1].as_str().unwrap(), "{case}");
             assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
             assert_eq!(got.terminated, step[3].as_bool().unwrap());
             assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info), step[5]);
+            assert_eq!(Value::Object(got.info.to_map()), step[5]);
         }
     }
 }
@@ -70,7 +70,7 @@ fn win_pays_new_greens_plus_half() {
     assert_eq!(first.reward + win.reward, 1.0);
     assert!((win.reward - 0.6).abs() < 1e-12);
     assert!(win.terminated && !win.truncated);
-    assert_eq!(win.info["suffix"], "Enter your guess.");
+    assert_eq!(win.info.to_map()["suffix"], "Enter your guess.");
 }
 
 #[test]

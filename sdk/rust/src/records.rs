@@ -12,7 +12,9 @@ pub struct Info {
 
 impl Default for Info {
     fn default() -> Self {
-        Info { json: String::from("{}") }
+        Info {
+            json: String::from("{}"),
+        }
     }
 }
 
@@ -36,7 +38,8 @@ impl Info {
         if self.json.len() > 1 {
             self.json.push(',');
         }
-        self.json.push_str(std::str::from_utf8(&entry).expect("serde_json writes UTF-8"));
+        self.json
+            .push_str(std::str::from_utf8(&entry).expect("serde_json writes UTF-8"));
         self.json.push('}');
     }
 
@@ -52,7 +55,11 @@ impl Info {
 
     /// Wraps JSON text received from the host (an object), e.g. the info of a wrapped env.
     pub fn from_json(json: String) -> Self {
-        if json.trim_start().starts_with('{') { Info { json } } else { Info::default() }
+        if json.trim_start().starts_with('{') {
+            Info { json }
+        } else {
+            Info::default()
+        }
     }
 
     /// The object as a map, to read entries.
