@@ -3,6 +3,7 @@
 use anyhow::Result;
 use clap::Args;
 use geode_runtime::{Env, Registry};
+use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
 /// Arguments of `geode play`.
@@ -16,6 +17,10 @@ pub struct PlayArgs {
     /// Configuration overrides, a JSON object.
     #[arg(long)]
     config: Option<String>,
+    /// Machine mode: each input line is JSON (an action string, or `{"reset": seed-or-null}`),
+    /// and each reset or step prints one JSON object.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Plays one episode per reset; each stdin line is an action. `:random` plays a random action,
@@ -23,6 +28,9 @@ pub struct PlayArgs {
 pub fn play(registry: &Registry, args: &PlayArgs) -> Result<()> {
     let overrides = crate::parse_overrides(args.config.as_deref())?;
     let mut env = registry.make(&args.id, &overrides)?;
+    if args.json {
+        return play_json(&mut env, args.seed);
+    }
     let first = env.reset(args.seed)?;
     println!("{}", first.observation);
     let stdin = std::io::stdin();
@@ -58,5 +66,40 @@ pub fn play(registry: &Registry, args: &PlayArgs) -> Result<()> {
 fn prompt() -> Result<()> {
     print!("> ");
     std::io::stdout().flush()?;
+    Ok(())
+}
+
+/// The `--json` protocol: JSON lines in, JSON lines out (for scripts comparing envs).
+fn play_json(env: &mut dyn Env, seed: Option<u64>) -> Result<()> {
+    let emit_reset = |env: &mut dyn Env, seed: Option<u64>| -> Result<()> {
+        let out = env.reset(seed)?;
+        let line = json!({"observation": out.observation, "info": out.info.to_map()});
+        println!("{line}");
+        Ok(())
+    };
+    emit_reset(env, seed)?;
+    for line in std::io::stdin().lock().lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Value>(&line)? {
+            Value::String(action) => {
+                let step = env.step(&action)?;
+                let line = json!({
+                    "observation": step.observation,
+                    "reward": step.reward,
+                    "terminated": step.terminated,
+                    "truncated": step.truncated,
+                    "info": step.info.to_map(),
+                });
+                println!("{line}");
+            }
+            Value::Object(command) if command.contains_key("reset") => {
+                emit_reset(env, command["reset"].as_u64())?;
+            }
+            other => anyhow::bail!("expected an action string or {{\"reset\": seed}}, got {other}"),
+        }
+    }
     Ok(())
 }
