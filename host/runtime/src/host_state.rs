@@ -4,6 +4,7 @@ use crate::Error;
 use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
 use crate::bindings::env_world::geode::env::{dataset, log, sandbox, types};
 use crate::bindings::wrapper_world::geode::env::inner;
+use crate::dataset::Datasets;
 use crate::env::Env;
 use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock};
@@ -31,6 +32,8 @@ pub struct GuestState {
     pub label: String,
     /// For wrapper plugins: the env the `inner` import drives.
     pub inner: Option<Box<dyn Env>>,
+    /// The datasets this runtime shares with its instances.
+    pub datasets: Datasets,
     /// The typed error of the inner env's last failed call, reported in place of the
     /// wrapper's own (less precise) error when the wrapper passes the failure on.
     pub inner_error: Option<Error>,
@@ -38,7 +41,7 @@ pub struct GuestState {
 
 impl GuestState {
     /// A state that grants nothing: no files, no network, no environment, no arguments.
-    pub fn new(label: &str, limits: &Limits, entropy: u64) -> Self {
+    pub fn new(label: &str, limits: &Limits, entropy: u64, datasets: Datasets) -> Self {
         let random = SeededRandom::new(entropy);
         let clock = VirtualClock::default();
         let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
@@ -67,6 +70,7 @@ impl GuestState {
             stdout,
             label: label.to_owned(),
             inner: None,
+            datasets,
             inner_error: None,
         }
     }
@@ -101,11 +105,25 @@ impl log::Host for GuestState {
 
 impl dataset::Host for GuestState {
     fn len(&mut self, name: String) -> Result<u64, String> {
-        Err(format!("dataset `{name}` is not loaded on this host"))
+        let dataset = self
+            .datasets
+            .get(&name)
+            .ok_or_else(|| format!("dataset `{name}` is not loaded on this host"))?;
+        Ok(dataset.len() as u64)
     }
 
-    fn row(&mut self, name: String, _index: u64) -> Result<String, String> {
-        Err(format!("dataset `{name}` is not loaded on this host"))
+    fn row(&mut self, name: String, index: u64) -> Result<String, String> {
+        let dataset = self
+            .datasets
+            .get(&name)
+            .ok_or_else(|| format!("dataset `{name}` is not loaded on this host"))?;
+        let row = usize::try_from(index).ok().and_then(|i| dataset.row(i));
+        row.map(str::to_owned).ok_or_else(|| {
+            format!(
+                "dataset `{name}` has {} rows; row {index} does not exist",
+                dataset.len()
+            )
+        })
     }
 }
 

@@ -21,6 +21,7 @@ pub mod cache;
 mod component_env;
 pub mod config;
 pub mod conformance;
+pub mod dataset;
 pub mod engine;
 mod env;
 mod error;

@@ -234,7 +234,7 @@ impl Plugin {
     ) -> Store<GuestState> {
         let mut store = Store::new(
             self.runtime.engine(),
-            GuestState::new(label, limits, entropy),
+            GuestState::new(label, limits, entropy, self.runtime.datasets().clone()),
         );
         store.limiter(|state| &mut state.limiter);
         limits.arm(&mut store);

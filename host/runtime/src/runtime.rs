@@ -3,6 +3,7 @@
 
 use crate::bindings::env_world::EnvPlugin;
 use crate::cache::{CompileCache, default_cache_dir};
+use crate::dataset::Datasets;
 use crate::engine::{EngineSettings, build_engine, start_epoch_ticker};
 use crate::host_state::GuestState;
 use std::sync::Arc;
@@ -19,6 +20,7 @@ struct RuntimeInner {
     engine: Engine,
     linker: Linker<GuestState>,
     cache: CompileCache,
+    datasets: Datasets,
     _ticker: Arc<std::thread::JoinHandle<()>>,
 }
 
@@ -55,6 +57,7 @@ impl Runtime {
                 engine,
                 linker,
                 cache,
+                datasets: Datasets::default(),
                 _ticker: ticker,
             }),
         })
@@ -68,6 +71,11 @@ impl Runtime {
     /// The linker holding WASI (granting nothing) and the geode host imports.
     pub fn linker(&self) -> &Linker<GuestState> {
         &self.inner.linker
+    }
+
+    /// The datasets shared with every instance (add data directories and load files here).
+    pub fn datasets(&self) -> &Datasets {
+        &self.inner.datasets
     }
 
     /// The compile cache.

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod config;
+pub mod dataset;
 pub mod direction;
 pub mod error;
 pub mod game;

@@ -27,6 +27,10 @@ const KINDS: &[(&str, &str)] = &[
         "hostile:slow",
         "spins for the number of iterations the action names, then answers",
     ),
+    (
+        "hostile:dataset-reader",
+        "answers `name index` with that dataset row, `name` with its length",
+    ),
 ];
 
 struct Hostile;
@@ -143,6 +147,16 @@ impl GuestInstance for Attack {
                 ..result(String::new())
             }),
             "hostile:escape" => Ok(result(escape(action.trim()))),
+            "hostile:dataset-reader" => {
+                let mut words = action.split_whitespace();
+                let name = words.next().unwrap_or_default();
+                let answer = match words.next().map(|w| w.parse::<u64>()) {
+                    Some(Ok(index)) => geode_sdk::dataset::row(name, index)
+                        .map(|r| serde_json::Value::Object(r).to_string()),
+                    _ => geode_sdk::dataset::len(name).map(|n| n.to_string()),
+                };
+                Ok(result(answer.unwrap_or_else(|e| format!("error: {e}"))))
+            }
             "hostile:slow" => {
                 let rounds: u64 = action.trim().parse().unwrap_or(0);
                 let mut x = 0u64;

@@ -1,0 +1,169 @@
+//! Per-slot results of vector steps and pool receives, converted to the raw tuples the Python
+//! layer (`geode/vector`) turns into GEM's return values.
+
+use crate::convert::info_to_py;
+use crate::errors;
+use geode_runtime::vector::{Completed, SlotStep};
+use geode_runtime::{Error, Info, VectorStep};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+/// The result of one slot.
+pub struct Row {
+    pub index: usize,
+    pub observation: String,
+    pub reward: f64,
+    pub terminated: bool,
+    pub truncated: bool,
+    pub info: Info,
+    pub final_observation: Option<String>,
+    pub final_info: Option<Info>,
+    pub error: Option<Error>,
+}
+
+impl Row {
+    /// The row of slot `index` from a slot step.
+    pub fn from_slot(index: usize, s: SlotStep) -> Self {
+        Row {
+            index,
+            observation: s.observation,
+            reward: s.reward,
+            terminated: s.terminated,
+            truncated: s.truncated,
+            info: s.info,
+            final_observation: s.final_observation,
+            final_info: s.final_info,
+            error: s.error,
+        }
+    }
+}
+
+/// The rows of a vector step, in its order.
+pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
+    let VectorStep {
+        indices,
+        observations,
+        rewards,
+        terminated,
+        truncated,
+        infos,
+        final_observations,
+        final_infos,
+        errors,
+    } = step;
+    let mut rest = observations
+        .into_iter()
+        .zip(infos)
+        .zip(final_observations.into_iter().zip(final_infos))
+        .zip(errors);
+    indices
+        .into_iter()
+        .enumerate()
+        .filter_map(|(k, index)| {
+            let (((observation, info), (final_observation, final_info)), error) = rest.next()?;
+            Some(Row {
+                index,
+                observation,
+                reward: rewards[k],
+                terminated: terminated[k],
+                truncated: truncated[k],
+                info,
+                final_observation,
+                final_info,
+                error,
+            })
+        })
+        .collect()
+}
+
+/// The rows of completed pool jobs, in completion order.
+pub fn rows_of_completed(done: Vec<Completed>) -> Vec<Row> {
+    done.into_iter()
+        .map(|c| Row::from_slot(c.index, c.step))
+        .collect()
+}
+
+/// `(indices, observations, rewards, terminated, truncated, infos, final_observations,
+/// final_infos, errors)`: lists; the last three are `None` when no row has one.
+pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
+    let n = rows.len();
+    let mut indices = Vec::with_capacity(n);
+    let mut rewards = Vec::with_capacity(n);
+    let mut terminated = Vec::with_capacity(n);
+    let mut truncated = Vec::with_capacity(n);
+    let observations = PyList::empty(py);
+    let infos = PyList::empty(py);
+    let any_final = rows.iter().any(|r| r.final_observation.is_some());
+    let any_error = rows.iter().any(|r| r.error.is_some());
+    let finals_obs = PyList::empty(py);
+    let finals_info = PyList::empty(py);
+    let errs = PyList::empty(py);
+    for row in rows {
+        indices.push(row.index);
+        rewards.push(row.reward);
+        terminated.push(row.terminated);
+        truncated.push(row.truncated);
+        observations.append(row.observation)?;
+        infos.append(info_to_py(py, &row.info)?)?;
+        if any_final {
+            finals_obs.append(row.final_observation)?;
+            match &row.final_info {
+                Some(info) => finals_info.append(info_to_py(py, info)?)?,
+                None => finals_info.append(py.None())?,
+            }
+        }
+        if any_error {
+            match &row.error {
+                Some(e) => errs.append(errors::exception(py, e))?,
+                None => errs.append(py.None())?,
+            }
+        }
+    }
+    let none = || py.None().into_bound(py);
+    PyTuple::new(
+        py,
+        [
+            PyList::new(py, indices)?.into_any(),
+            observations.into_any(),
+            PyList::new(py, rewards)?.into_any(),
+            PyList::new(py, terminated)?.into_any(),
+            PyList::new(py, truncated)?.into_any(),
+            infos.into_any(),
+            if any_final {
+                finals_obs.into_any()
+            } else {
+                none()
+            },
+            if any_final {
+                finals_info.into_any()
+            } else {
+                none()
+            },
+            if any_error { errs.into_any() } else { none() },
+        ],
+    )
+}
+
+/// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,
+/// final_observation, final_info, error)`.
+pub fn row_to_py<'py>(py: Python<'py>, row: Row) -> PyResult<Bound<'py, PyTuple>> {
+    let final_info = match &row.final_info {
+        Some(info) => info_to_py(py, info)?.into_any(),
+        None => py.None().into_bound(py),
+    };
+    let error = match &row.error {
+        Some(e) => errors::exception(py, e),
+        None => py.None().into_bound(py),
+    };
+    (
+        row.observation,
+        row.reward,
+        row.terminated,
+        row.truncated,
+        info_to_py(py, &row.info)?,
+        row.final_observation,
+        final_info,
+        error,
+    )
+        .into_pyobject(py)
+}

@@ -1,0 +1,31 @@
+//! # geode-python
+//!
+//! The native half of the `geode` Python package (`import geode as gem`): envs, vector envs and
+//! the async pool of `geode-runtime`, with every env call made with the GIL released. The
+//! Python half (`python/geode`) adds GEM's module layout, return types and the wrappers that
+//! need Python objects (chat templates).
+
+mod batch;
+mod bridge;
+mod convert;
+mod env;
+mod errors;
+mod pool;
+mod registry;
+mod vector;
+
+use pyo3::prelude::*;
+
+/// The `geode._geode` extension module.
+#[pymodule]
+fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<env::PyEnv>()?;
+    m.add_class::<vector::PyVectorEnv>()?;
+    m.add_class::<pool::PyAsyncPool>()?;
+    m.add_function(wrap_pyfunction!(env::make, m)?)?;
+    m.add_function(wrap_pyfunction!(vector::make_vec, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::list_envs, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;
+    Ok(())
+}

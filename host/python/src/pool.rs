@@ -1,0 +1,239 @@
+//! [`PyAsyncPool`]: the EnvPool-style asynchronous pool behind
+//! `geode.make_vec(..., async_mode=True)`: `send`/`recv`, per-episode `step_one` for asyncio,
+//! and GEM's synchronous `step`/`reset` on top of them.
+
+use crate::batch::{Row, row_to_py, rows_of_completed, rows_to_py};
+use crate::errors::{self, IntoPyResult, invalid_argument};
+use crate::vector::{mode_name, resets_to_py};
+use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result};
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+/// An asynchronous pool of env slots served by worker threads.
+#[pyclass(name = "AsyncPool", module = "geode._geode", frozen)]
+pub struct PyAsyncPool {
+    pool: Arc<AsyncPool>,
+    ids: Vec<String>,
+    mode: AutoresetMode,
+    /// Results sent through the shared queue and not yet received.
+    outstanding: AtomicUsize,
+    /// Held by the synchronous `step`/`reset`, which own the queue while they run.
+    batch: Mutex<()>,
+}
+
+impl PyAsyncPool {
+    /// A pool over `envs`.
+    pub fn new(
+        py: Python<'_>,
+        envs: Vec<Box<dyn Env>>,
+        mode: AutoresetMode,
+        threads: usize,
+        ids: Vec<String>,
+    ) -> PyResult<Self> {
+        let pool = py
+            .detach(|| AsyncPool::new(envs, mode, threads))
+            .py_err(py)?;
+        Ok(PyAsyncPool {
+            pool: Arc::new(pool),
+            ids,
+            mode,
+            outstanding: AtomicUsize::new(0),
+            batch: Mutex::new(()),
+        })
+    }
+
+    fn received(&self, n: usize) {
+        self.outstanding.fetch_sub(n, Ordering::AcqRel);
+    }
+
+    /// Sends `jobs` (all slots idle, queue empty) and collects exactly their results, in the
+    /// order of `order`.
+    fn run_batch(&self, order: &[usize], send: impl FnOnce() -> Result<()>) -> Result<Vec<Row>> {
+        let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
+        let pending = self.outstanding.load(Ordering::Acquire);
+        if pending > 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{pending} sent results are not received yet; recv them before a synchronous step or reset"
+            )));
+        }
+        send()?;
+        let mut rows: Vec<Option<Row>> = (0..self.ids.len()).map(|_| None).collect();
+        let mut missing = order.len();
+        while missing > 0 {
+            let done = self.pool.recv(missing, None);
+            if done.is_empty() {
+                return Err(Error::Internal("the pool's workers stopped".into()));
+            }
+            for done in rows_of_completed(done) {
+                let index = done.index;
+                rows[index] = Some(done);
+                missing -= 1;
+            }
+        }
+        Ok(order
+            .iter()
+            .filter_map(|&i| rows.get_mut(i).and_then(Option::take))
+            .collect())
+    }
+}
+
+#[pymethods]
+impl PyAsyncPool {
+    /// Starts a step of each `(index, action)`; returns at once.
+    fn send(&self, py: Python<'_>, pairs: Vec<(usize, String)>) -> PyResult<()> {
+        let n = pairs.len();
+        py.detach(|| self.pool.send(pairs)).py_err(py)?;
+        self.outstanding.fetch_add(n, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Starts a reset of each `(index, seed)`; results arrive through `recv` like steps.
+    fn send_reset(&self, py: Python<'_>, pairs: Vec<(usize, Option<u64>)>) -> PyResult<()> {
+        let n = pairs.len();
+        py.detach(|| self.pool.send_reset(pairs)).py_err(py)?;
+        self.outstanding.fetch_add(n, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Waits for at least `min_batch` results (or `timeout` seconds) and returns every ready
+    /// one as the raw result tuple, in completion order.
+    #[pyo3(signature = (min_batch=1, timeout=None))]
+    fn recv<'py>(
+        &self,
+        py: Python<'py>,
+        min_batch: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pending = self.outstanding.load(Ordering::Acquire);
+        if timeout.is_none() && min_batch > pending {
+            return Err(invalid_argument(
+                py,
+                format!(
+                    "recv(min_batch={min_batch}) without a timeout would wait forever: {pending} results are pending"
+                ),
+            ));
+        }
+        let timeout = match timeout {
+            Some(t) => Some(Duration::try_from_secs_f64(t.max(0.0)).map_err(|_| {
+                invalid_argument(py, format!("timeout must be a number of seconds, got {t}"))
+            })?),
+            None => None,
+        };
+        let done = py.detach(|| self.pool.recv(min_batch, timeout));
+        self.received(done.len());
+        rows_to_py(py, rows_of_completed(done))
+    }
+
+    /// Steps every slot (GEM's synchronous step on the pool); raw result tuple in slot order.
+    fn step_all<'py>(
+        &self,
+        py: Python<'py>,
+        actions: Vec<String>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if actions.len() != self.ids.len() {
+            return Err(invalid_argument(
+                py,
+                format!(
+                    "{} actions for {} envs; pass one per env or a subset by index",
+                    actions.len(),
+                    self.ids.len()
+                ),
+            ));
+        }
+        self.step_some(py, actions.into_iter().enumerate().collect())
+    }
+
+    /// Steps the slots named in `(index, action)` pairs and waits for them; results in order.
+    fn step_some<'py>(
+        &self,
+        py: Python<'py>,
+        pairs: Vec<(usize, String)>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let order: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
+        let rows = py
+            .detach(|| self.run_batch(&order, || self.pool.send(pairs)))
+            .py_err(py)?;
+        rows_to_py(py, rows)
+    }
+
+    /// Resets the given slots with the given seeds and waits: `(observations, infos)`.
+    fn reset_some<'py>(
+        &self,
+        py: Python<'py>,
+        indices: Vec<usize>,
+        seeds: Vec<Option<u64>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if indices.len() != seeds.len() {
+            return Err(invalid_argument(
+                py,
+                format!("{} indices but {} seeds", indices.len(), seeds.len()),
+            ));
+        }
+        let jobs: Vec<(usize, Option<u64>)> = indices.iter().copied().zip(seeds).collect();
+        let rows = py
+            .detach(|| self.run_batch(&indices, || self.pool.send_reset(jobs)))
+            .py_err(py)?;
+        let mut observations = Vec::with_capacity(rows.len());
+        let mut infos: Vec<Info> = Vec::with_capacity(rows.len());
+        for row in rows {
+            if let Some(error) = row.error {
+                return Err(errors::to_py(py, &error));
+            }
+            observations.push(row.observation);
+            infos.push(row.info);
+        }
+        resets_to_py(py, observations, &infos)
+    }
+
+    /// Starts a step of slot `index` and calls `callback(ok, result)` from the bridge thread
+    /// when it is done: `result` is the slot's 8-tuple, or the exception when the step could
+    /// not start (`ok` False). The result does not go through `recv`.
+    fn step_one(&self, index: usize, action: String, callback: Py<PyAny>) {
+        let pool = self.pool.clone();
+        crate::bridge::spawn(async move {
+            let result = pool.step_one(index, action).await;
+            Python::try_attach(|py| {
+                let delivered = match result {
+                    Ok(step) => row_to_py(py, Row::from_slot(index, step))
+                        .and_then(|row| callback.call1(py, (true, row))),
+                    Err(error) => callback.call1(py, (false, errors::exception(py, &error))),
+                };
+                if let Err(e) = delivered {
+                    e.write_unraisable(py, None);
+                }
+            });
+        });
+    }
+
+    /// Whether slot `index` has a step or reset in flight.
+    fn is_in_flight(&self, index: usize) -> bool {
+        self.pool.is_in_flight(index)
+    }
+
+    /// Results sent through `send`/`send_reset` and not yet received.
+    #[getter]
+    fn pending(&self) -> usize {
+        self.outstanding.load(Ordering::Acquire)
+    }
+
+    /// Number of slots.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The id of each slot.
+    #[getter]
+    fn env_ids(&self) -> Vec<String> {
+        self.ids.clone()
+    }
+
+    /// `SameStep`, `NextStep` or `Disabled`.
+    #[getter]
+    fn autoreset_mode(&self) -> &'static str {
+        mode_name(self.mode)
+    }
+}

@@ -1,0 +1,175 @@
+//! `make_vec` and [`PyVectorEnv`]: the synchronous vector env (slots stepped in parallel on the
+//! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
+
+use crate::batch::{rows_of_step, rows_to_py};
+use crate::convert::{self, info_to_py};
+use crate::errors::{IntoPyResult, invalid_argument};
+use crate::pool::PyAsyncPool;
+use crate::registry;
+use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, VectorEnv};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
+use serde_json::Value;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+/// Makes one env per id (config `configs[i]`, the native `wrappers` in order) and returns a
+/// `VectorEnv`, or an `AsyncPool` with `num_threads` workers (0: one per core) when
+/// `async_mode`. Seeding is left to the caller (`reset_some`).
+#[pyfunction]
+#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0))]
+#[allow(clippy::too_many_arguments)]
+pub fn make_vec(
+    py: Python<'_>,
+    env_ids: Vec<String>,
+    configs: Option<Vec<Option<Bound<'_, PyDict>>>>,
+    wrappers: Option<&Bound<'_, PyList>>,
+    autoreset_mode: &str,
+    limits: Option<&Bound<'_, PyDict>>,
+    async_mode: bool,
+    num_threads: usize,
+) -> PyResult<Py<PyAny>> {
+    let mode: AutoresetMode = autoreset_mode.parse().py_err(py)?;
+    let wrappers = registry::wrapper_specs(wrappers)?;
+    let limits = convert::limits(limits)?;
+    let configs: Vec<Value> = match configs {
+        None => vec![Value::Null; env_ids.len()],
+        Some(list) if list.len() == env_ids.len() => list
+            .iter()
+            .map(|c| convert::overrides(c.as_ref()))
+            .collect::<PyResult<_>>()?,
+        Some(list) => {
+            return Err(invalid_argument(
+                py,
+                format!("{} configs for {} envs", list.len(), env_ids.len()),
+            ));
+        }
+    };
+    if env_ids.is_empty() {
+        return Err(invalid_argument(
+            py,
+            "a vector env needs at least one env id".into(),
+        ));
+    }
+    let envs = py
+        .detach(|| -> Result<Vec<Box<dyn Env>>> {
+            let registry = registry::current()?;
+            env_ids
+                .iter()
+                .zip(&configs)
+                .map(|(id, config)| registry.make_stack(id, config, &wrappers, &limits))
+                .collect()
+        })
+        .py_err(py)?;
+    if async_mode {
+        let pool = PyAsyncPool::new(py, envs, mode, num_threads, env_ids)?;
+        return Ok(Py::new(py, pool)?.into_any());
+    }
+    let vec = PyVectorEnv {
+        vec: Mutex::new(VectorEnv::new(envs, mode, None)),
+        ids: env_ids,
+        mode,
+    };
+    Ok(Py::new(py, vec)?.into_any())
+}
+
+/// The name GEM gives an autoreset mode.
+pub fn mode_name(mode: AutoresetMode) -> &'static str {
+    match mode {
+        AutoresetMode::SameStep => "SameStep",
+        AutoresetMode::NextStep => "NextStep",
+        AutoresetMode::Disabled => "Disabled",
+    }
+}
+
+/// Observations and infos of resets as Python lists.
+pub fn resets_to_py<'py>(
+    py: Python<'py>,
+    observations: Vec<String>,
+    infos: &[Info],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let infos = infos
+        .iter()
+        .map(|i| info_to_py(py, i))
+        .collect::<PyResult<Vec<_>>>()?;
+    (PyList::new(py, observations)?, PyList::new(py, infos)?).into_pyobject(py)
+}
+
+/// A synchronous vector env. Use it through `geode.make_vec`, which adds GEM's return types.
+#[pyclass(name = "VectorEnv", module = "geode._geode", frozen)]
+pub struct PyVectorEnv {
+    vec: Mutex<VectorEnv>,
+    ids: Vec<String>,
+    mode: AutoresetMode,
+}
+
+impl PyVectorEnv {
+    fn lock(&self) -> MutexGuard<'_, VectorEnv> {
+        self.vec.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl PyVectorEnv {
+    /// Steps every slot with one action each; returns the raw result tuple.
+    fn step_all<'py>(
+        &self,
+        py: Python<'py>,
+        actions: Vec<String>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let step = py
+            .detach(|| self.lock().step(Actions::All(&actions)))
+            .py_err(py)?;
+        rows_to_py(py, rows_of_step(step))
+    }
+
+    /// Steps the slots named in `(index, action)` pairs; results in the same order.
+    fn step_some<'py>(
+        &self,
+        py: Python<'py>,
+        pairs: Vec<(usize, String)>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let step = py
+            .detach(|| self.lock().step(Actions::Some(&pairs)))
+            .py_err(py)?;
+        rows_to_py(py, rows_of_step(step))
+    }
+
+    /// Resets the given slots with the given seeds: `(observations, infos)`.
+    fn reset_some<'py>(
+        &self,
+        py: Python<'py>,
+        indices: Vec<usize>,
+        seeds: Vec<Option<u64>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let (observations, infos) = py
+            .detach(|| self.lock().reset_some(&indices, &seeds))
+            .py_err(py)?;
+        resets_to_py(py, observations, &infos)
+    }
+
+    /// Number of slots.
+    #[getter]
+    fn num_envs(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// The id of each slot.
+    #[getter]
+    fn env_ids(&self) -> Vec<String> {
+        self.ids.clone()
+    }
+
+    /// `SameStep`, `NextStep` or `Disabled`.
+    #[getter]
+    fn autoreset_mode(&self) -> &'static str {
+        mode_name(self.mode)
+    }
+
+    /// Frees every slot's env; the vector env is empty afterwards.
+    fn close(&self, py: Python<'_>) {
+        py.detach(|| {
+            let empty = VectorEnv::new(Vec::new(), self.mode, None);
+            drop(std::mem::replace(&mut *self.lock(), empty));
+        });
+    }
+}
