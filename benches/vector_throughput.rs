@@ -59,7 +59,22 @@ fn actions(n: usize, rounds: usize) -> Vec<Vec<String>> {
         .collect()
 }
 
-fn sync_rate(registry: &Registry, n: usize, steps: usize) -> f64 {
+/// Process CPU time (user + system), to tell contention from a scaling problem.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    tv(usage.ru_utime) + tv(usage.ru_stime)
+}
+
+/// Steps per wall second and per CPU second.
+struct Rate {
+    wall: f64,
+    cpu: f64,
+}
+
+fn sync_rate(registry: &Registry, n: usize, steps: usize) -> Rate {
     let mut vec: VectorEnv = registry
         .make_vec(&VecSpec::uniform(ID, n, 0))
         .expect("make_vec");
@@ -70,11 +85,16 @@ fn sync_rate(registry: &Registry, n: usize, steps: usize) -> f64 {
         vec.step(Actions::All(batch)).expect("warm-up step");
     }
     let started = Instant::now();
+    let cpu = cpu_seconds();
     for r in 0..rounds {
         vec.step(Actions::All(&batches[r % batches.len()]))
             .expect("step");
     }
-    (rounds * n) as f64 / started.elapsed().as_secs_f64()
+    let total = (rounds * n) as f64;
+    Rate {
+        wall: total / started.elapsed().as_secs_f64(),
+        cpu: total / (cpu_seconds() - cpu),
+    }
 }
 
 fn async_rate(registry: &Registry, n: usize, steps: usize, threads: usize) -> f64 {
@@ -120,13 +140,14 @@ fn main() {
         for &n in &args.envs {
             let sync = pool.install(|| sync_rate(&registry, n, args.steps));
             let asynchronous = async_rate(&registry, n, args.steps, threads);
+            let (wall, cpu) = (sync.wall, sync.cpu);
             if args.json {
                 println!(
-                    "{{\"envs\": {n}, \"threads\": {threads}, \"sync\": {sync:.0}, \"async\": {asynchronous:.0}}}"
+                    "{{\"envs\": {n}, \"threads\": {threads}, \"sync\": {wall:.0}, \"sync_per_cpu_s\": {cpu:.0}, \"async\": {asynchronous:.0}}}"
                 );
             } else {
                 println!(
-                    "envs {n:4}  threads {threads}  geode sync {sync:>10.0} steps/s  geode async {asynchronous:>10.0} steps/s"
+                    "envs {n:4}  threads {threads}  geode sync {wall:>10.0} steps/s ({cpu:>9.0} per CPU-second)  geode async {asynchronous:>10.0} steps/s"
                 );
             }
         }

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the geode Python package and installs it into target/py-venv (created on first use,
+# with maturin, numpy and pytest). Idempotent and quiet; reuses the workspace target directory,
+# so wasmtime is not rebuilt when `cargo build --release` already ran.
+#
+#   bash host/python/dev-install.sh && target/py-venv/bin/python -c "import geode as gem"
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+VENV="$ROOT/target/py-venv"
+PY="$VENV/bin/python"
+WHEELS="$ROOT/target/py-wheels"
+
+if [ ! -x "$PY" ]; then
+    "${PYTHON:-python3}" -m venv "$VENV"
+fi
+if ! "$PY" -c "import maturin, numpy, pytest" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest
+fi
+
+rm -rf "$WHEELS"
+(
+    cd "$ROOT"
+    CARGO_TARGET_DIR="$ROOT/target" "$VENV/bin/maturin" build --release --quiet \
+        -m host/python/Cargo.toml -i "$PY" -o "$WHEELS" >/dev/null
+)
+"$PY" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$WHEELS"/geode-*.whl

@@ -1,0 +1,50 @@
+"""geode: GEM's environment API (``import geode as gem``) on environments that run as sandboxed
+WebAssembly components, stepped from Rust with the GIL released.
+
+    import geode as gem
+    env = gem.make("game:GuessTheNumber-v0-hard")
+    obs, info = env.reset(seed=42)
+    obs, reward, terminated, truncated, info = env.step("\\\\boxed{25}")
+
+    vec = gem.make_vec(["game:GuessTheNumber-v0-hard"] * 64, wrappers=["concat"], async_mode=True)
+"""
+
+from geode import _geode
+from geode.core import Env, EnvWrapper
+from geode.envs import registration
+from geode.envs.registration import (
+    ENV_REGISTRY,
+    EnvSpec,
+    list_envs,
+    load_plugin,
+    make,
+    make_vec,
+    print_envs,
+    register,
+)
+from geode.errors import *  # noqa: F401,F403
+from geode.errors import __all__ as _error_names
+from geode.vector import AutoresetMode, NativeVectorEnv, VectorEnv
+from geode import wrappers
+
+CONTRACT_VERSION = _geode.contract_version()
+
+__all__ = [
+    "AutoresetMode",
+    "CONTRACT_VERSION",
+    "ENV_REGISTRY",
+    "Env",
+    "EnvSpec",
+    "EnvWrapper",
+    "NativeVectorEnv",
+    "VectorEnv",
+    "list_envs",
+    "load_plugin",
+    "make",
+    "make_vec",
+    "print_envs",
+    "register",
+    "registration",
+    "wrappers",
+    *_error_names,
+]

@@ -1,0 +1,210 @@
+"""The env registry and GEM's ``make`` / ``make_vec`` / ``register`` / ``print_envs``.
+
+Ids come from geode's plugins (built-ins plus ``GEODE_PLUGIN_PATH``, or ``load_plugin``); envs
+written in Python can be added with ``register`` exactly as in GEM."""
+
+import functools
+import importlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Union
+
+from geode import _geode
+from geode.core import Env
+from geode.errors import InvalidArgumentError
+from geode.vector.native import NativeVectorEnv
+from geode.vector.python_vector import AsyncVectorEnv, SyncVectorEnv
+from geode.vector.vector_env import VectorEnv, autoreset_mode as _autoreset_mode
+from geode.wrappers.wrapper_factory import CHAT, NATIVE, WrapperFactory, resolve
+
+
+@dataclass
+class EnvSpec:
+    """One registered id: its entry point (a plugin for native ids) and default kwargs."""
+
+    id: str
+    entry_point: Union[Callable, str]
+    kwargs: Dict[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+class _Registry(Mapping):
+    """Every env id: the plugins' (read on first use) and the ones registered from Python."""
+
+    def __init__(self) -> None:
+        self._native: Optional[Dict[str, EnvSpec]] = None
+        self.python: Dict[str, EnvSpec] = {}
+
+    def _specs(self) -> Dict[str, EnvSpec]:
+        if self._native is None:
+            self._native = {
+                env_id: EnvSpec(env_id, source, config, description)
+                for env_id, kind, source, description, config in _geode.list_envs()
+                if kind == "env"
+            }
+        return self._native
+
+    def refresh(self) -> None:
+        """Forgets the cached plugin ids (after ``load_plugin``)."""
+        self._native = None
+
+    def __getitem__(self, env_id: str) -> EnvSpec:
+        if env_id in self.python:
+            return self.python[env_id]
+        return self._specs()[env_id]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._specs()
+        yield from (k for k in self.python if k not in self._specs())
+
+    def __len__(self) -> int:
+        return len(set(self._specs()) | set(self.python))
+
+    def __contains__(self, env_id) -> bool:
+        return env_id in self.python or env_id in self._specs()
+
+    def __repr__(self) -> str:
+        return f"ENV_REGISTRY({list(self)})"
+
+
+ENV_REGISTRY = _Registry()
+
+_MAKE_RESERVED = ("seed", "limits", "wrappers")
+
+
+def register(env_id: str, entry_point: Union[Callable, str], **kwargs: Any) -> None:
+    """Registers an env written in Python (``entry_point``: a class or ``"module:Class"``)."""
+    if env_id in ENV_REGISTRY:
+        raise ValueError(f"Environment {env_id} already registered.")
+    ENV_REGISTRY.python[env_id] = EnvSpec(id=env_id, entry_point=entry_point, kwargs=kwargs)
+
+
+def load_plugin(path: str) -> List[str]:
+    """Loads a plugin file (``.wasm``) or a directory of them; returns the ids it added."""
+    ids = _geode.load_plugin(str(path))
+    ENV_REGISTRY.refresh()
+    return ids
+
+
+def list_envs() -> List[str]:
+    """Every env id, sorted."""
+    return sorted(ENV_REGISTRY)
+
+
+def print_envs() -> None:
+    """Prints every registered env with its entry point and default kwargs (GEM's format)."""
+    if not len(ENV_REGISTRY):
+        print("No environments registered.")
+        return
+    print("Detailed Registered Environments:")
+    for env_id in ENV_REGISTRY:
+        spec = ENV_REGISTRY[env_id]
+        print(f"  - {env_id}:")
+        print(f"      Entry Point: {spec.entry_point}")
+        print(f"      Kwargs: {spec.kwargs}")
+
+
+def _make_python(spec: EnvSpec, kwargs: Dict[str, Any]) -> Env:
+    entry = spec.entry_point
+    if isinstance(entry, str):
+        module_path, class_name = entry.split(":")
+        try:
+            entry = getattr(importlib.import_module(module_path), class_name)
+        except (ModuleNotFoundError, AttributeError) as e:
+            raise ImportError(f"Could not import {module_path}.{class_name}. Error: {e}")
+    env = entry(**{**spec.kwargs, **kwargs})
+    env.env_id = spec.id
+    env.entry_point = spec.entry_point
+    return env
+
+
+def make(env_id: str, **kwargs: Any) -> Env:
+    """Makes env ``env_id``. Keyword arguments override its config (an unknown key raises
+    ``BadConfigError`` naming it), except: ``seed`` (the first reset without a seed uses it),
+    ``limits`` (a dict: ``fuel_per_call``, ``deadline_per_call`` in seconds,
+    ``max_memory_bytes``, ...) and ``wrappers`` (names or callables, applied in order)."""
+    wrappers = kwargs.pop("wrappers", None)
+    if env_id in ENV_REGISTRY.python:
+        env = _make_python(ENV_REGISTRY.python[env_id], kwargs)
+    else:
+        seed = kwargs.pop("seed", None)
+        limits = kwargs.pop("limits", None)
+        env = _geode.make(env_id, kwargs or None, limits, seed)
+    for wrapper in wrappers or ():
+        env = resolve(wrapper)(env)
+    return env
+
+
+def _plan(resolved: list):
+    """Splits a wrapper list into native layers, chat layers applied to native results, and
+    layers that need a Python env per slot (anything else after the native prefix)."""
+    i = 0
+    while i < len(resolved) and isinstance(resolved[i], WrapperFactory) and resolved[i].kind == NATIVE:
+        i += 1
+    native, rest = resolved[:i], resolved[i:]
+
+    def is_tracking(f):
+        return isinstance(f, WrapperFactory) and f.name == "episode_tracking"
+
+    if all(isinstance(f, WrapperFactory) and (f.kind == CHAT or is_tracking(f)) for f in rest):
+        # Episode tracking only touches info keys the chat layers do not read: it commutes.
+        return native + [f for f in rest if is_tracking(f)], [f for f in rest if f.kind == CHAT], []
+    return native, [], rest
+
+
+def _python_slot(env_id: str, config: dict, seed: Optional[int], limits, wrappers: list) -> Env:
+    if env_id in ENV_REGISTRY.python:
+        env = make(env_id, seed=seed, **config)
+    else:
+        env = make(env_id, limits=limits, **config)
+    for wrapper in wrappers:
+        env = wrapper(env)
+    return env
+
+
+def make_vec(
+    env_ids: Union[str, Sequence[str]],
+    wrappers: Optional[Sequence] = None,
+    vec_kwargs: Optional[Sequence[dict]] = None,
+    async_mode: bool = False,
+    seed: int = 0,
+    *,
+    autoreset_mode=None,
+    limits: Optional[dict] = None,
+    num_threads: int = 0,
+    on_error: str = "info",
+    **kwargs: Any,
+) -> VectorEnv:
+    """GEM's ``make_vec``: one env per id (a str makes one env), env i seeded ``seed + i`` (or
+    ``vec_kwargs[i]["seed"]``) on its first reset, config ``{**vec_kwargs[i], **kwargs}``,
+    ``wrappers`` (names or callables) applied in order. geode extras: ``autoreset_mode``
+    (``SameStep`` default, ``NextStep``, ``Disabled``), ``limits``, ``num_threads`` for the async
+    pool (0: one per core) and ``on_error`` (``"info"``: a failed env is restarted and its info
+    gets ``error``/``error_type``; ``"raise"``: the step raises it after the batch)."""
+    if isinstance(env_ids, str):
+        env_ids = [env_ids]
+    env_ids = list(env_ids)
+    if vec_kwargs is not None and len(vec_kwargs) != len(env_ids):
+        raise InvalidArgumentError(f"{len(vec_kwargs)} vec_kwargs for {len(env_ids)} envs")
+    mode = _autoreset_mode(autoreset_mode)
+    configs, seeds = [], []
+    for i in range(len(env_ids)):
+        config = dict(vec_kwargs[i]) if vec_kwargs is not None else {}
+        seeds.append(config.pop("seed", seed + i))
+        config.update(kwargs)
+        configs.append(config)
+    resolved = [resolve(w) for w in wrappers or ()]
+    native, chat, rest = _plan(resolved)
+    if rest or any(env_id in ENV_REGISTRY.python for env_id in env_ids):
+        fns = [
+            functools.partial(_python_slot, env_id, configs[i], seeds[i], limits, resolved)
+            for i, env_id in enumerate(env_ids)
+        ]
+        cls = AsyncVectorEnv if async_mode else SyncVectorEnv
+        return cls(env_ids, fns, mode, seeds=seeds)
+    specs = [(f.name, f.native_config()) for f in native]
+
+    def build(mode_name: str):
+        return _geode.make_vec(env_ids, configs, specs, mode_name, limits, async_mode, num_threads)
+
+    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error)

@@ -1,0 +1,245 @@
+"""``NativeVectorEnv``: a vector env whose slots live in Rust (the synchronous ``VectorEnv`` or,
+with ``async_mode``, the ``AsyncPool``). Stepping releases the GIL; this class adds GEM's return
+types, first-reset seeding, chat-template layers and the error policy."""
+
+import asyncio
+from typing import Callable, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from geode import _geode
+from geode.errors import InputTooLargeError, InvalidArgumentError, InvalidStateError
+from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
+
+_RESET = object()  # marks a slot whose pending job is a reset
+
+
+def _resolve(future: asyncio.Future, ok: bool, result) -> None:
+    if future.cancelled():
+        return
+    if ok:
+        future.set_result(result)
+    else:
+        future.set_exception(result)
+
+
+class NativeVectorEnv(VectorEnv):
+    """GEM's vector env API over native slots, plus ``send``/``recv`` and ``step_async`` when
+    made with ``async_mode=True``. After each step, ``final_observations`` / ``final_infos``
+    hold the last observation and info of episodes that ended under SameStep autoreset (else
+    ``None``), and ``errors`` the exception of each slot whose env failed (it was restarted)."""
+
+    def __init__(self, build: Callable[[str], object], env_ids: Sequence[str], seeds: Sequence[Optional[int]],
+                 mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info"):
+        super().__init__()
+        if on_error not in ("info", "raise"):
+            raise InvalidArgumentError(f"on_error must be 'info' or 'raise', got {on_error!r}")
+        self._build = build
+        self._mode = mode
+        self._raw = build(mode.value)
+        self.env_ids = list(env_ids)
+        self.num_envs = len(self.env_ids)
+        self.async_mode = isinstance(self._raw, _geode.AsyncPool)
+        self._initial_seeds = list(seeds)
+        self._chat_layers = list(chat_layers)
+        self._histories = self._new_histories()
+        self._ended = [False] * self.num_envs
+        self._pending: Dict[int, object] = {}
+        self.on_error = on_error
+        self.final_observations: List[Optional[str]] = []
+        self.final_infos: List[Optional[dict]] = []
+        self.errors: List[Optional[Exception]] = []
+
+    def _new_histories(self):
+        if not self._chat_layers:
+            return None
+        return [[layer.history() for layer in self._chat_layers] for _ in range(self.num_envs)]
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """The autoreset mode. Assigning a different mode rebuilds the envs: reset afterwards."""
+        return self._mode
+
+    @autoreset_mode.setter
+    def autoreset_mode(self, value) -> None:
+        mode = autoreset_mode(value)
+        if mode != self._mode:
+            self._raw = self._build(mode.value)
+            self._mode = mode
+            self._histories = self._new_histories()
+            self._ended = [False] * self.num_envs
+
+    # -- resets ------------------------------------------------------------------------------
+
+    def reset(self, seed: Optional[Union[int, Sequence[int]]] = None, *, indices: Optional[Sequence[int]] = None):
+        """Resets every env, or the slots in ``indices``: ``(observations, infos)``. ``seed``: an
+        int gives env i ``seed + i``; a list gives one seed per env reset; ``None`` uses
+        ``make_vec``'s seeds on each env's first reset, then continues its randomness."""
+        idx = list(range(self.num_envs)) if indices is None else [int(i) for i in indices]
+        seeds = self._seeds_for(idx, seed)
+        obs, infos = self._raw.reset_some(idx, seeds)
+        for k, i in enumerate(idx):
+            self._ended[i] = False
+            obs[k] = self._on_reset(i, obs[k], infos[k])
+        return obs, infos
+
+    def _seeds_for(self, idx: List[int], seed) -> List[Optional[int]]:
+        if seed is None:
+            seeds = [self._initial_seeds[i] for i in idx]
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in idx]
+        else:
+            seeds = [None if s is None else int(s) for s in seed]
+            if len(seeds) != len(idx):
+                raise InvalidArgumentError(
+                    f"If seeds are passed as a list the length must match the envs reset ({len(idx)}), got {len(seeds)}"
+                )
+        for i in idx:
+            self._initial_seeds[i] = None
+        return seeds
+
+    def _on_reset(self, i: int, obs: str, info: dict) -> str:
+        if self._histories is not None:
+            for history in self._histories[i]:
+                obs = history.on_reset(obs, info)
+        return obs
+
+    def _on_step(self, i: int, action: str, obs: str, info: dict) -> str:
+        if self._histories is not None:
+            for history in self._histories[i]:
+                obs = history.on_step(action, obs, info)
+        return obs
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def step(self, actions: Union[Sequence[str], Dict[int, str]]):
+        """Steps every env (a list of actions) or a subset (``{index: action}``); returns
+        ``(observations, rewards, terminations, truncations, infos)`` for the envs stepped."""
+        if isinstance(actions, dict):
+            pairs = [(int(i), a) for i, a in actions.items()]
+            raw = self._raw.step_some(pairs)
+            acts = [a for _, a in pairs]
+        else:
+            acts = actions if isinstance(actions, list) else list(actions)
+            raw = self._raw.step_all(acts)
+        return self._finish(raw, acts)
+
+    def _finish(self, raw, actions: Sequence):
+        """GEM's return values from a raw native batch, after chat layers and error policy."""
+        indices, obs, rewards, terms, truncs, infos, fobs, finfos, errs = raw
+        n = len(indices)
+        fobs = fobs if fobs is not None else [None] * n
+        finfos = finfos if finfos is not None else [None] * n
+        if errs is not None:
+            for k, err in enumerate(errs):
+                if err is not None:
+                    infos[k] = {**infos[k], "error": str(err), "error_type": type(err).__name__}
+        if self._histories is not None:
+            for k, i in enumerate(indices):
+                err = errs[k] if errs is not None else None
+                obs[k], fobs[k] = self._transform(i, actions[k], obs[k], infos[k], fobs[k], finfos[k], err)
+        for k, i in enumerate(indices):
+            self._ended[i] = terms[k] or truncs[k]
+        self.final_observations, self.final_infos = fobs, finfos
+        self.errors = errs if errs is not None else [None] * n
+        if errs is not None and self.on_error == "raise":
+            raise next(e for e in errs if e is not None)
+        return (
+            obs,
+            np.array(rewards, dtype=np.float64),
+            np.array(terms, dtype=np.bool_),
+            np.array(truncs, dtype=np.bool_),
+            infos,
+        )
+
+    def _transform(self, i, action, obs, info, fobs, finfo, err):
+        """Chat layers for one slot: (observation, final observation)."""
+        if action is _RESET:
+            return self._on_reset(i, obs, info), None
+        if err is not None:
+            if isinstance(err, (InvalidStateError, InputTooLargeError)):
+                return obs, None  # refused: the slot did not move
+            return self._on_reset(i, obs, info), None  # restarted from a fresh instance
+        if self._mode == AutoresetMode.NEXT_STEP and self._ended[i]:
+            return self._on_reset(i, obs, info), None
+        if fobs is not None:
+            final = self._on_step(i, action, fobs, finfo)
+            return self._on_reset(i, obs, info), final
+        return self._on_step(i, action, obs, info), None
+
+    # -- asynchronous API (async_mode=True) ------------------------------------------------------
+
+    def _pool(self):
+        if not self.async_mode:
+            raise InvalidArgumentError("send/recv/step_async need make_vec(..., async_mode=True)")
+        return self._raw
+
+    def send(self, indices: Union[Sequence[int], Dict[int, str]], actions: Optional[Sequence[str]] = None) -> None:
+        """Starts steps and returns at once: ``send(indices, actions)`` or ``send({index: action})``.
+        Results come back through ``recv``."""
+        pool = self._pool()
+        if actions is None:
+            if not isinstance(indices, dict):
+                raise InvalidArgumentError("send(indices, actions) or send({index: action})")
+            pairs = [(int(i), a) for i, a in indices.items()]
+        else:
+            pairs = [(int(i), a) for i, a in zip(indices, actions)]
+            if len(pairs) != len(indices) or len(pairs) != len(actions):
+                raise InvalidArgumentError(f"{len(indices)} indices but {len(actions)} actions")
+        pool.send(pairs)
+        for i, a in pairs:
+            self._pending[i] = a
+
+    def send_reset(self, indices: Sequence[int], seeds: Optional[Sequence[Optional[int]]] = None) -> None:
+        """Starts resets of ``indices`` (with ``seeds``); results come back through ``recv``."""
+        pool = self._pool()
+        idx = [int(i) for i in indices]
+        pool.send_reset(list(zip(idx, self._seeds_for(idx, seeds))))
+        for i in idx:
+            self._pending[i] = _RESET
+
+    def recv(self, min_batch: int = 1, timeout: Optional[float] = None):
+        """Waits until ``min_batch`` results are ready (or ``timeout`` seconds pass) and returns
+        every ready one: ``(indices, observations, rewards, terminations, truncations, infos)``,
+        indices as a numpy array. Resets sent with ``send_reset`` come back with reward 0."""
+        raw = self._pool().recv(min_batch, timeout)
+        indices = raw[0]
+        actions = [self._pending.pop(i, "") for i in indices]
+        obs, rewards, terms, truncs, infos = self._finish(raw, actions)
+        return np.array(indices, dtype=np.int64), obs, rewards, terms, truncs, infos
+
+    async def step_async(self, index: int, action: str):
+        """Steps env ``index`` and awaits only its result: ``(observation, reward, terminated,
+        truncated, info)``. Many episodes can await at once (``asyncio.gather``); each moves at
+        its own pace on the pool's worker threads."""
+        pool = self._pool()
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+
+        def done(ok, result):
+            try:
+                loop.call_soon_threadsafe(_resolve, future, ok, result)
+            except RuntimeError:
+                pass  # the loop is closed: nobody is waiting any more
+
+        pool.step_one(int(index), action, done)
+        obs, reward, term, trunc, info, fobs, finfo, err = await future
+        errs = [err] if err is not None else None
+        raw = ([index], [obs], [reward], [term], [trunc], [info], [fobs], [finfo], errs)
+        obs, rewards, terms, truncs, infos = self._finish(raw, [action])
+        return obs[0], float(rewards[0]), bool(terms[0]), bool(truncs[0]), infos[0]
+
+    @property
+    def pending(self) -> int:
+        """Results sent and not yet received (async mode)."""
+        return self._raw.pending if self.async_mode else 0
+
+    def close(self) -> None:
+        """Frees the envs."""
+        close = getattr(self._raw, "close", None)
+        if close is not None:
+            close()
+
+    def __repr__(self) -> str:
+        kind = "async" if self.async_mode else "sync"
+        return f"<geode.NativeVectorEnv {kind} {self.num_envs} envs, {self._mode.value}>"

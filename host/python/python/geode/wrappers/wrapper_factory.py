@@ -1,0 +1,124 @@
+"""GEM's wrapper factory: wrappers by name. Each entry is a ``WrapperFactory``: call it on an
+env to wrap it (GEM's way), or pass it (or its name) in ``make_vec(wrappers=...)``, where
+native layers run inside the vector env and chat layers are applied to its results."""
+
+import functools
+from typing import Any, Callable, Optional
+
+from geode import _geode
+from geode.wrappers.episode_tracking_wrapper import EpisodeTrackingWrapper
+from geode.wrappers.observation_wrapper import ObservationHistory, ObservationWrapper
+
+NATIVE = "native"
+CHAT = "chat"
+
+
+class WrapperFactory:
+    """A named wrapper. ``kind`` is ``"native"`` (a Rust layer: ``concat``,
+    ``concat_with_action``, ``episode_tracking``, ``tools``, wrapper plugins by id) or
+    ``"chat"`` (an ``ObservationWrapper`` with a tokenizer, applied in Python)."""
+
+    def __init__(self, name: str, kind: str, **options: Any):
+        self.name = name
+        self.kind = kind
+        self.options = options
+
+    def bind(self, **options: Any) -> "WrapperFactory":
+        """The same wrapper with more options (like ``functools.partial``)."""
+        return WrapperFactory(self.name, self.kind, **{**self.options, **options})
+
+    def native_config(self) -> Optional[dict]:
+        """The options passed to the native layer."""
+        return dict(self.options) or None
+
+    def history(self) -> ObservationHistory:
+        """A fresh per-episode history for a chat layer."""
+        return ObservationHistory(**_chat_options(self.name, self.options))
+
+    def __call__(self, env, **options: Any):
+        """Wraps ``env``: natively when it is a native env, else with the Python wrapper."""
+        if options:
+            return self.bind(**options)(env)
+        if self.kind == NATIVE and isinstance(env, _geode.Env):
+            return env.wrap(self.name, self.native_config())
+        if self.kind == CHAT:
+            return ObservationWrapper(env, **_chat_options(self.name, self.options))
+        if self.name == "episode_tracking":
+            return EpisodeTrackingWrapper(env)
+        if self.name in ("concat", "concat_with_action"):
+            return ObservationWrapper(
+                env,
+                include_action=self.name == "concat_with_action",
+                include_chat_template=False,
+                max_history_length=self.options.get("max_history_length"),
+            )
+        raise TypeError(f"wrapper `{self.name}` wraps native geode envs only, not {type(env).__name__}")
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"WrapperFactory({self.name!r}{', ' + opts if opts else ''})"
+
+
+def _chat_options(name: str, options: dict) -> dict:
+    if options.get("tokenizer") is None:
+        raise ValueError(f"wrapper `{name}` needs a tokenizer: pass tokenizer=... (any object with apply_chat_template)")
+    base = {
+        "concat_chat": dict(include_action=True, include_chat_template=True),
+        "concat_chat_on_reset": dict(
+            include_action=True, include_chat_template=False, apply_chat_template_on_reset=True
+        ),
+    }[name]
+    return {**base, "tokenizer": options["tokenizer"], "max_history_length": options.get("max_history_length")}
+
+
+def tools(tools: list, tool_reward: float = 0.0, tool_success_reward: float = 0.0,
+          tool_execute_error_reward: float = 0.0, max_tool_uses: Optional[int] = 10) -> WrapperFactory:
+    """GEM's ``ToolEnvWrapper`` with tool plugins: ``tools`` lists tool ids (or ``[id, config]``)."""
+    return WrapperFactory(
+        "tools", NATIVE, tools=list(tools), tool_reward=tool_reward, tool_success_reward=tool_success_reward,
+        tool_execute_error_reward=tool_execute_error_reward, max_tool_uses=max_tool_uses,
+    )
+
+
+WRAPPER_FACTORY = {
+    "concat": WrapperFactory("concat", NATIVE),
+    "concat_with_action": WrapperFactory("concat_with_action", NATIVE),
+    "concat_chat": WrapperFactory("concat_chat", CHAT),
+    "concat_chat_on_reset": WrapperFactory("concat_chat_on_reset", CHAT),
+    "episode_tracking": WrapperFactory("episode_tracking", NATIVE),
+}
+
+TOKENIZER_REQUIRED = ["concat_chat", "concat_chat_on_reset"]
+
+
+def get_wrapper_fns(wrappers: str, tokenizer=None) -> list:
+    """Wrapper factories for comma-separated names (GEM's helper); wrapper plugin ids work too."""
+    fns = []
+    for name in filter(None, (wrappers or "").split(",")):
+        fn = resolve(name)
+        if name in TOKENIZER_REQUIRED and tokenizer is not None:
+            fn = fn.bind(tokenizer=tokenizer)
+        fns.append(fn)
+    return fns
+
+
+def resolve(wrapper) -> Callable:
+    """A ``WrapperFactory`` for a name, a factory or a ``functools.partial`` of one; any other
+    callable is returned as is (it will wrap each env in Python)."""
+    if isinstance(wrapper, str):
+        if wrapper in WRAPPER_FACTORY:
+            return WRAPPER_FACTORY[wrapper]
+        if ":" in wrapper:
+            return WrapperFactory(wrapper, NATIVE)
+        from geode.errors import InvalidArgumentError
+
+        raise InvalidArgumentError(
+            f"unknown wrapper `{wrapper}`; known: {', '.join(WRAPPER_FACTORY)} or a wrapper plugin id"
+        )
+    if isinstance(wrapper, WrapperFactory):
+        return wrapper
+    if isinstance(wrapper, functools.partial) and isinstance(wrapper.func, WrapperFactory) and not wrapper.args:
+        return wrapper.func.bind(**wrapper.keywords)
+    if callable(wrapper):
+        return wrapper
+    raise TypeError(f"a wrapper must be a name or a callable, got {wrapper!r}")

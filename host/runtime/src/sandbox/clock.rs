@@ -1,0 +1,137 @@
+//! Virtual time for sandboxed programs: clocks that start at a fixed instant, move 1 µs per
+//! read, and jump forward when the program sleeps instead of blocking the host thread. A wasm
+//! epoch deadline cannot interrupt a guest blocked inside a host call, so `time.sleep(60)` must
+//! never block: here it returns at once with the clock advanced by 60 s, and a program sleeping
+//! in a loop burns fuel like any other loop.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+use wasmtime::component::Resource;
+use wasmtime_wasi::p2::bindings::clocks::monotonic_clock;
+use wasmtime_wasi::p2::{DynPollable, Pollable};
+
+/// 2025-01-01T00:00:00Z, the wall-clock time every run starts at.
+const WALL_CLOCK_START: Duration = Duration::from_secs(1_735_689_600);
+/// How far one read of a clock moves it, in nanoseconds.
+const READ_TICK_NS: u64 = 1_000;
+
+/// The virtual clock of one run (monotonic nanoseconds since the run started).
+#[derive(Clone, Debug, Default)]
+pub struct SandboxClock(Arc<AtomicU64>);
+
+impl SandboxClock {
+    fn read(&self) -> u64 {
+        self.0.fetch_add(READ_TICK_NS, Ordering::Relaxed) + READ_TICK_NS
+    }
+
+    /// Moves the clock forward by `ns` (a virtual sleep).
+    pub fn advance(&self, ns: u64) {
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
+                Some(t.saturating_add(ns))
+            });
+    }
+
+    /// Moves the clock forward to `instant` if it is in the future.
+    pub fn advance_to(&self, instant: u64) {
+        self.0.fetch_max(instant, Ordering::Relaxed);
+    }
+}
+
+impl wasmtime_wasi::HostMonotonicClock for SandboxClock {
+    fn resolution(&self) -> u64 {
+        READ_TICK_NS
+    }
+
+    fn now(&self) -> u64 {
+        self.read()
+    }
+}
+
+impl wasmtime_wasi::HostWallClock for SandboxClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_nanos(READ_TICK_NS)
+    }
+
+    fn now(&self) -> Duration {
+        WALL_CLOCK_START + Duration::from_nanos(self.read())
+    }
+}
+
+/// A pollable that is always ready: what a virtual sleep subscribes to.
+struct Elapsed;
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for Elapsed {
+    async fn ready(&mut self) {}
+}
+
+/// Access to a run's clock and resource table, for the monotonic-clock import.
+pub trait HasSandboxClock: wasmtime_wasi::WasiView {
+    /// The run's virtual clock.
+    fn sandbox_clock(&self) -> &SandboxClock;
+}
+
+fn elapsed<T: HasSandboxClock>(state: &mut T) -> wasmtime::Result<Resource<DynPollable>> {
+    let table = state.ctx().table;
+    let ready = table.push(Elapsed)?;
+    wasmtime_wasi::p2::subscribe(table, ready)
+}
+
+/// `wasi:clocks/monotonic-clock` over a [`SandboxClock`], with sleeps that complete at once.
+pub struct VirtualMonotonic<'a, T>(pub &'a mut T);
+
+impl<T: HasSandboxClock> monotonic_clock::Host for VirtualMonotonic<'_, T> {
+    fn now(&mut self) -> wasmtime::Result<monotonic_clock::Instant> {
+        Ok(self.0.sandbox_clock().read())
+    }
+
+    fn resolution(&mut self) -> wasmtime::Result<monotonic_clock::Duration> {
+        Ok(READ_TICK_NS)
+    }
+
+    fn subscribe_instant(
+        &mut self,
+        when: monotonic_clock::Instant,
+    ) -> wasmtime::Result<Resource<DynPollable>> {
+        self.0.sandbox_clock().advance_to(when);
+        elapsed(self.0)
+    }
+
+    fn subscribe_duration(
+        &mut self,
+        duration: monotonic_clock::Duration,
+    ) -> wasmtime::Result<Resource<DynPollable>> {
+        self.0.sandbox_clock().advance(duration);
+        elapsed(self.0)
+    }
+}
+
+/// Replaces the WASI monotonic clock of `linker` (which must allow shadowing) with the virtual one.
+pub fn shadow_monotonic_clock<T: HasSandboxClock + 'static>(
+    linker: &mut wasmtime::component::Linker<T>,
+) -> wasmtime::Result<()> {
+    struct Virtual<T>(std::marker::PhantomData<T>);
+    impl<T: 'static> wasmtime::component::HasData for Virtual<T> {
+        type Data<'a> = VirtualMonotonic<'a, T>;
+    }
+    monotonic_clock::add_to_linker::<T, Virtual<T>>(linker, |state| VirtualMonotonic(state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SandboxClock;
+    use wasmtime_wasi::HostMonotonicClock;
+
+    #[test]
+    fn sleeping_moves_time_forward() {
+        let clock = SandboxClock::default();
+        let before = clock.now();
+        clock.advance(5_000_000_000);
+        assert!(clock.now() >= before + 5_000_000_000);
+        clock.advance_to(1);
+        assert!(clock.now() > 5_000_000_000);
+    }
+}

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Builds the Python runner component: CPython (via componentize-py, pinned) plus guest/app.py.
+#
+#   plugins/python-runner/build.sh [OUTPUT]   (default: target/python-runner/python_runner.wasm)
+#
+# Installs componentize-py into target/py-build-venv the first time (needs python3 with venv and
+# access to PyPI); later runs reuse it. The host's build script calls this when the component
+# is missing or one of its inputs changed.
+set -eu
+COMPONENTIZE_PY_VERSION=0.25.1
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+venv=${GEODE_PY_BUILD_VENV:-$root/target/py-build-venv}
+out=${1:-$root/target/python-runner/python_runner.wasm}
+python=${PYTHON:-python3}
+
+if ! "$venv/bin/componentize-py" --version 2>/dev/null | grep -qx "componentize-py $COMPONENTIZE_PY_VERSION"; then
+    "$python" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "componentize-py==$COMPONENTIZE_PY_VERSION"
+fi
+
+mkdir -p "$(dirname "$out")"
+tmp="$out.tmp.$$"
+trap 'rm -f "$tmp"' EXIT
+cd "$here"
+# No VIRTUAL_ENV: only guest/ and the interpreter's own standard library go into the component.
+env -u VIRTUAL_ENV "$venv/bin/componentize-py" --quiet -d wit -w python-runner \
+    componentize --python-path guest app -o "$tmp"
+mv "$tmp" "$out"
