@@ -1,0 +1,80 @@
+//! [`RunState`]: what the store of one sandbox run owns. Its WASI context grants nothing but
+//! stdin (an in-memory pipe), capped stdout/stderr, seeded randomness and virtual clocks.
+
+use super::capture::CappedPipe;
+use super::clock::{HasSandboxClock, SandboxClock};
+use super::request::SandboxLimits;
+use crate::limits::{Limits, StoreLimiter};
+use crate::wasi_virtual::SeededRandom;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::p2::pipe::MemoryInputPipe;
+use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+
+/// Most resource handles (streams, pollables) one run may hold at once.
+const MAX_RESOURCE_HANDLES: usize = 10_000;
+
+/// The per-run store state.
+pub struct RunState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    clock: SandboxClock,
+    /// The memory cap, and whether a growth was refused.
+    pub limiter: StoreLimiter,
+    /// Captured stdout.
+    pub stdout: CappedPipe,
+    /// Captured stderr.
+    pub stderr: CappedPipe,
+}
+
+impl RunState {
+    /// A state for one run with `stdin`, under `limits`, with randomness seeded by `seed`.
+    pub fn new(stdin: &str, limits: &SandboxLimits, seed: u64) -> Self {
+        let clock = SandboxClock::default();
+        let random = SeededRandom::new(seed);
+        let cap = limits.output_bytes as usize;
+        let stdout = CappedPipe::new(cap);
+        let stderr = CappedPipe::new(cap);
+        let wasi = WasiCtxBuilder::new()
+            .stdin(MemoryInputPipe::new(stdin.as_bytes().to_vec()))
+            .stdout(stdout.clone())
+            .stderr(stderr.clone())
+            .secure_random(random.clone())
+            .insecure_random(random)
+            .insecure_random_seed(u128::from(seed))
+            .wall_clock(clock.clone())
+            .monotonic_clock(clock.clone())
+            .allow_tcp(false)
+            .allow_udp(false)
+            .allow_ip_name_lookup(false)
+            .build();
+        let mut table = ResourceTable::new();
+        table.set_max_capacity(MAX_RESOURCE_HANDLES);
+        let memory = Limits {
+            max_memory_bytes: limits.memory_bytes,
+            ..Limits::default()
+        };
+        RunState {
+            wasi,
+            table,
+            clock,
+            limiter: StoreLimiter::new(&memory),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl WasiView for RunState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView {
+            ctx: &mut self.wasi,
+            table: &mut self.table,
+        }
+    }
+}
+
+impl HasSandboxClock for RunState {
+    fn sandbox_clock(&self) -> &SandboxClock {
+        &self.clock
+    }
+}
