@@ -6,6 +6,13 @@ use geode_tests::registry;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
+/// The attacks burn CPU on purpose; run them one at a time so the time bounds measure the
+/// runtime, not how many spinning tests share the machine's cores.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn make(id: &str, limits: Limits) -> ComponentEnv {
     registry()
         .make_with_limits(id, &json!({}), limits)
@@ -15,6 +22,7 @@ fn make(id: &str, limits: Limits) -> ComponentEnv {
 /// Runs one step of `id` under `limits`, checks it fails within `bound`, then checks the
 /// attacked env and a sibling are both healthy afterwards. Returns the error.
 fn attack(id: &str, limits: Limits, bound: Duration) -> Error {
+    let _serial = serial();
     let mut sibling = make("hostile:healthy", Limits::default());
     sibling.reset(Some(0)).unwrap();
     sibling.step("before").unwrap();
@@ -207,6 +215,7 @@ fn guest_clock_is_virtual() {
 
 #[test]
 fn trapping_reset_is_typed_and_retried_fresh() {
+    let _serial = serial();
     let limits = Limits {
         fuel_per_call: Some(10_000_000),
         ..Limits::default()
@@ -226,6 +235,7 @@ fn trapping_reset_is_typed_and_retried_fresh() {
 
 #[test]
 fn many_failures_do_not_leak_instances() {
+    let _serial = serial();
     // More trapping instances than the pooling allocator would hold if slots leaked.
     let limits = Limits {
         fuel_per_call: Some(200_000),
@@ -239,4 +249,16 @@ fn many_failures_do_not_leak_instances() {
             Error::OutOfFuel { .. }
         ));
     }
+}
+
+#[test]
+fn sleeping_costs_no_wall_clock_time() {
+    let limits = Limits { deadline_per_call: Some(Duration::from_secs(1)), ..Limits::default() };
+    let mut env = make("hostile:sleep", limits);
+    env.reset(Some(0)).unwrap();
+    let started = Instant::now();
+    let step = env.step("nap").unwrap();
+    assert!(started.elapsed() < Duration::from_millis(500), "a guest sleep blocked the host for {:?}", started.elapsed());
+    // An hour passed in guest time only: the clock started at 2025-01-01T00:00:00Z.
+    assert_eq!(step.observation, "clock 1735693200");
 }

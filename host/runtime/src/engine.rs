@@ -76,14 +76,22 @@ pub fn build_engine(settings: &EngineSettings) -> anyhow::Result<Engine> {
     Ok(Engine::new(&base_config())?)
 }
 
-/// Advances the engine's epoch every [`EPOCH_TICK`] until the engine is dropped.
+/// Advances the engine's epoch once per [`EPOCH_TICK`] of real time until the engine is
+/// dropped. The epoch follows the clock, not the number of wake-ups, so a ticker thread that
+/// was scheduled late catches up instead of stretching every deadline.
 pub fn start_epoch_ticker(engine: &Engine) -> Arc<std::thread::JoinHandle<()>> {
     let weak = engine.weak();
     let handle = std::thread::Builder::new()
         .name("geode-epoch".into())
         .spawn(move || {
+            let start = std::time::Instant::now();
+            let mut ticks: u128 = 0;
             while let Some(engine) = weak.upgrade() {
-                engine.increment_epoch();
+                let due = start.elapsed().as_nanos() / EPOCH_TICK.as_nanos();
+                while ticks < due {
+                    engine.increment_epoch();
+                    ticks += 1;
+                }
                 drop(engine);
                 std::thread::sleep(EPOCH_TICK);
             }

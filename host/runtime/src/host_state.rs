@@ -185,3 +185,17 @@ impl inner::Host for GuestState {
         }
     }
 }
+
+impl GuestState {
+    /// A `wasi:clocks` subscription for `nanos` from now: guest time jumps forward and the
+    /// pollable is ready at once, so sleeping costs no wall-clock time and cannot outlast a
+    /// deadline (an epoch deadline cannot interrupt a guest blocked in a host call).
+    pub fn virtual_sleep(
+        &mut self,
+        nanos: u64,
+    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
+        self.clock.advance(nanos);
+        let sleep = self.table.push(crate::wasi_virtual::VirtualSleep)?;
+        wasmtime_wasi::p2::subscribe(&mut self.table, sleep)
+    }
+}

@@ -51,6 +51,7 @@ impl Runtime {
             GuestState,
             HasSelf<GuestState>,
         >(&mut linker, |state| state)?;
+        virtualize_sleep(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
         Ok(Runtime {
             inner: Arc::new(RuntimeInner {
@@ -82,4 +83,24 @@ impl Runtime {
     pub fn cache(&self) -> &CompileCache {
         &self.inner.cache
     }
+}
+
+/// The `wasi:clocks/monotonic-clock` version wasmtime-wasi provides (guests importing any
+/// 0.2.x resolve to it).
+const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
+
+/// Replaces WASI's real-time sleeps with virtual ones (see [`GuestState::virtual_sleep`]).
+fn virtualize_sleep(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
+    linker.allow_shadowing(true);
+    let mut clock = linker.instance(MONOTONIC_CLOCK)?;
+    clock.func_wrap("subscribe-duration", |mut store, (nanos,): (u64,)| {
+        Ok((store.data_mut().virtual_sleep(nanos)?,))
+    })?;
+    clock.func_wrap("subscribe-instant", |mut store, (when,): (u64,)| {
+        let state: &mut GuestState = store.data_mut();
+        let now = state.clock.peek();
+        Ok((state.virtual_sleep(when.saturating_sub(now))?,))
+    })?;
+    linker.allow_shadowing(false);
+    Ok(())
 }

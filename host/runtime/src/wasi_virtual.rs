@@ -72,6 +72,16 @@ impl VirtualClock {
         self.0.store(0, Ordering::Relaxed);
     }
 
+    /// Moves guest time forward by `nanos` (a guest "sleep": instant, and replayable).
+    pub fn advance(&self, nanos: u64) {
+        self.0.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    /// The current guest monotonic time, without ticking.
+    pub fn peek(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
     fn tick(&self) -> u64 {
         self.0.fetch_add(1_000, Ordering::Relaxed) + 1_000
     }
@@ -95,6 +105,14 @@ impl wasmtime_wasi::HostWallClock for VirtualClock {
     fn now(&self) -> Duration {
         WALL_CLOCK_START + Duration::from_nanos(self.tick())
     }
+}
+
+/// A sleep in virtual time: ready at once (the clock was already moved forward).
+pub struct VirtualSleep;
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for VirtualSleep {
+    async fn ready(&mut self) {}
 }
 
 /// A guest output stream that keeps only the last `capacity` bytes and counts the rest, so a

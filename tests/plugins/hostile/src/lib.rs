@@ -27,6 +27,7 @@ const KINDS: &[(&str, &str)] = &[
         "hostile:slow",
         "spins for the number of iterations the action names, then answers",
     ),
+    ("hostile:sleep", "sleeps for an hour, then reports the clock"),
     (
         "hostile:dataset-reader",
         "answers `name index` with that dataset row, `name` with its length",
@@ -147,6 +148,10 @@ impl GuestInstance for Attack {
                 ..result(String::new())
             }),
             "hostile:escape" => Ok(result(escape(action.trim()))),
+            "hostile:sleep" => {
+                std::thread::sleep(std::time::Duration::from_secs(3600));
+                Ok(result(escape("clock")))
+            }
             "hostile:dataset-reader" => {
                 let mut words = action.split_whitespace();
                 let name = words.next().unwrap_or_default();
