@@ -152,6 +152,26 @@ impl Datasets {
         })
     }
 
+    /// Adds JSONL text held in memory (such as data compiled into the binary) as dataset `name`,
+    /// described as `source` in messages. Needs no data directory. Like [`load`](Self::load), a
+    /// name already loaded keeps its first copy.
+    pub fn insert_jsonl(&self, name: &str, source: &str, jsonl: &[u8]) -> Result<Arc<Dataset>> {
+        if let Some(existing) = self.get(name) {
+            return Ok(existing);
+        }
+        let rows = read_jsonl(jsonl, source)?;
+        let dataset = Arc::new(Dataset {
+            source: source.to_owned(),
+            rows,
+        });
+        let mut inner = self.inner.write().expect("datasets lock");
+        Ok(inner
+            .loaded
+            .entry(name.to_owned())
+            .or_insert(dataset)
+            .clone())
+    }
+
     /// The loaded dataset `name`.
     pub fn get(&self, name: &str) -> Option<Arc<Dataset>> {
         self.inner
@@ -226,5 +246,18 @@ mod tests {
                 .to_string()
                 .contains("must be relative")
         );
+    }
+
+    #[test]
+    fn jsonl_from_memory_keeps_the_first_copy() {
+        let datasets = Datasets::default();
+        let first = datasets
+            .insert_jsonl("d", "built-in", b"{\"a\": 1}\n\n{\"a\": 2}\n")
+            .unwrap();
+        assert_eq!((first.len(), first.row(1)), (2, Some("{\"a\": 2}")));
+        let again = datasets.insert_jsonl("d", "other", b"{}").unwrap();
+        assert!(Arc::ptr_eq(&first, &again));
+        let error = datasets.insert_jsonl("bad", "x", b"[1]").unwrap_err();
+        assert!(error.to_string().contains("x, line 1"), "{error}");
     }
 }

@@ -16,6 +16,17 @@ use std::sync::Arc;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
 
+/// Datasets built-in plugins read, compiled into geode so they need no data directory:
+/// (dataset name, source shown in messages, JSONL rows).
+const BUILTIN_DATASETS: &[(&str, &str, &[u8])] = &[(
+    "wikigame",
+    "plugins/wiki-game/data/articles.jsonl",
+    include_bytes!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/wiki-game/data/articles.jsonl"
+    )),
+)];
+
 /// The environment variable listing extra plugin directories or files (`:`-separated).
 pub const PLUGIN_PATH_VAR: &str = "GEODE_PLUGIN_PATH";
 
@@ -60,8 +71,12 @@ impl Registry {
         Ok(registry)
     }
 
-    /// The plugins compiled into geode from `plugins/`.
+    /// The plugins compiled into geode from `plugins/`, with the datasets they read (a dataset
+    /// of the same name already loaded on `runtime` is kept).
     pub fn with_builtins(runtime: Runtime) -> Result<Self> {
+        for (name, source, rows) in BUILTIN_DATASETS {
+            runtime.datasets().insert_jsonl(name, source, rows)?;
+        }
         let mut registry = Self::empty(runtime);
         for (name, wasm) in BUILTIN_PLUGINS {
             registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
