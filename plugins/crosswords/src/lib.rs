@@ -7,9 +7,10 @@
 //! - a wrong letter: 0.0; a right one: 1 / number of letter cells;
 //! - filling the last cell ends the episode; the turn limit ends it, truncated.
 
+use geode_sdk::game::{format_error_step, move_step};
 use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyUint, boxed_bodies, fields, sample_indices};
-use geode_sdk::word_grid::{Crossings, EMPTY, Placement, lay_out};
+use geode_sdk::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_sdk::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
 use std::sync::OnceLock;
 
 /// GEM's word/clue table, one `word<TAB>hardcore<TAB>first clue` line per word (see `data/DATA.md`).
@@ -41,28 +42,20 @@ fn entries(hardcore: bool) -> Vec<&'static Entry> {
     all.iter().filter(|e| e.hardcore == hardcore).collect()
 }
 
-/// The configuration keys GEM registers for Crosswords.
-#[derive(Deserialize)]
-struct Settings {
-    hardcore: Option<bool>,
-    max_turns: Option<i64>,
-    num_words: Option<i64>,
-}
-
-/// The parameters of one episode.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-struct Rules {
-    hardcore: bool,
-    num_words: usize,
-    max_turns: u64,
-}
+/// The rules of the `-random` id (its word list is drawn at every reset) and of a game
+/// configured without them.
+const RANDOM_RULES: PuzzleRules = PuzzleRules {
+    hardcore: false,
+    num_words: 3,
+    max_turns: 20,
+};
 
 /// One game of Crosswords.
 #[derive(Serialize, Deserialize)]
 pub struct Crosswords {
     /// The configured rules; `None` draws them at every reset (the `-random` id).
-    fixed: Option<Rules>,
-    rules: Rules,
+    fixed: Option<PuzzleRules>,
+    rules: PuzzleRules,
     /// The answer grid: letters as in the word list, `.` for blocked cells.
     solution: Vec<Vec<char>>,
     /// What the player sees: `.`, `_` for an open cell, or the uppercase letter placed.
@@ -86,7 +79,7 @@ struct Move {
 fn parse_move(action: &str) -> Option<Move> {
     boxed_bodies(action)
         .filter_map(|body| {
-            let [row, col, letter] = <[&str; 3]>::try_from(fields(body)?).ok()?;
+            let [row, col, letter] = fields_array(body)?;
             let mut chars = letter.chars();
             let letter = chars.next().filter(char::is_ascii_alphabetic)?;
             if chars.next().is_some() {
@@ -118,13 +111,7 @@ impl Crosswords {
 
     /// The board with numbered rows and columns.
     fn render(&self) -> String {
-        let header: Vec<String> = (0..self.board.len()).map(|i| format!("C{i:02}")).collect();
-        let mut lines = vec![format!("   {}", header.join(" "))];
-        for (r, row) in self.board.iter().enumerate() {
-            let cells: String = row.iter().map(|c| format!(" {c}  ")).collect();
-            lines.push(format!("R{r:02} {cells}"));
-        }
-        lines.join("\n")
+        render_numbered(&self.board, |_, _| false)
     }
 
     /// One numbered line per placed word: clue, direction and length.
@@ -152,9 +139,9 @@ impl Crosswords {
         )
     }
 
-    /// A step result carrying the `suffix` info.
-    fn step_result(&self, obs: impl Into<String>, reward: f64) -> Step {
-        Step::new(obs, reward).info("suffix", self.suffix())
+    /// `step` carrying the `suffix` info.
+    fn with_suffix(&self, step: Step) -> Step {
+        step.info("suffix", self.suffix())
     }
 
     /// The observation and reward of a well-formed move, filling the cell when it is right.
@@ -238,32 +225,10 @@ impl Environment for Crosswords {
     }
 
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
-        let settings: Settings = config.parse()?;
-        let fixed = match (settings.hardcore, settings.num_words, settings.max_turns) {
-            (Some(hardcore), Some(words), Some(turns)) => {
-                let num_words = usize::try_from(words)
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| Error::bad_config("num_words", "must be at least 1"))?;
-                let max_turns = u64::try_from(turns)
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| Error::bad_config("max_turns", "must be at least 1"))?;
-                Some(Rules {
-                    hardcore,
-                    num_words,
-                    max_turns,
-                })
-            }
-            _ => None,
-        };
+        let fixed = PuzzleRules::configured(&config)?;
         Ok(Crosswords {
             fixed,
-            rules: fixed.unwrap_or(Rules {
-                hardcore: false,
-                num_words: 3,
-                max_turns: 20,
-            }),
+            rules: fixed.unwrap_or(RANDOM_RULES),
             solution: Vec::new(),
             board: Vec::new(),
             placed: Vec::new(),
@@ -274,11 +239,7 @@ impl Environment for Crosswords {
     }
 
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
-        self.rules = self.fixed.unwrap_or_else(|| Rules {
-            hardcore: rng.below(2) == 1,
-            num_words: 3,
-            max_turns: 20,
-        });
+        self.rules = PuzzleRules::fixed_or_drawn(self.fixed, RANDOM_RULES, rng);
         let pool = entries(self.rules.hardcore);
         let mut chosen: Vec<&Entry> = sample_indices(rng, pool.len(), self.rules.num_words)
             .into_iter()
@@ -313,24 +274,16 @@ impl Environment for Crosswords {
             let obs = format!(
                 "At turn {turn}, you did not provide a valid guess in \\boxed{{row column letter}} format."
             );
-            return Ok(self
-                .step_result(obs, REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == self.rules.max_turns));
+            return Ok(self.with_suffix(format_error_step(obs, turn, self.rules.max_turns)));
         };
         let (obs, reward) = self.judge(&mv);
-        if self.open_cells().is_empty() {
+        let step = if self.open_cells().is_empty() {
             let obs = "Congratulations! You completed the Crosswords puzzle!";
-            return Ok(self.step_result(obs, reward).terminated());
-        }
-        if turn >= self.rules.max_turns {
-            let obs = "You have reached the maximum number of turns.";
-            return Ok(self
-                .step_result(obs, reward)
-                .terminated()
-                .truncated_if(true));
-        }
-        Ok(self.step_result(obs, reward))
+            Step::new(obs, reward).terminated()
+        } else {
+            move_step(obs, reward, turn, self.rules.max_turns)
+        };
+        Ok(self.with_suffix(step))
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {

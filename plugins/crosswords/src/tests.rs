@@ -2,24 +2,17 @@
 //! (on the same word table) that must replay identically; `tests/make_golden.py` records them.
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
 
 /// A game for `id` with its default configuration, changed by `overrides`.
 fn make(id: &str, overrides: &Value) -> Result<Crosswords, Error> {
-    let spec = Crosswords::specs()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    Crosswords::create(id, Config::new(config))
+    testing::make(id, overrides)
 }
 
 /// A game for `id` reset with `seed`, and its generator.
 fn started(id: &str, seed: u64) -> (Crosswords, Rng) {
-    let mut env = make(id, &json!({})).unwrap();
-    let mut rng = Rng::seeded(seed);
-    env.reset(&mut rng).unwrap();
+    let (env, rng, _) = testing::start(id, &json!({}), seed);
     (env, rng)
 }
 
@@ -30,27 +23,7 @@ fn right(env: &Crosswords, (r, c): (usize, usize)) -> String {
 
 #[test]
 fn replays_gem_episodes() {
-    let cases: Vec<Value> = serde_json::from_str(include_str!("../tests/golden.json")).unwrap();
-    for case in cases {
-        let mut env = make(case["id"].as_str().unwrap(), &case["config"]).unwrap();
-        let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
-        let reset = env.reset(&mut rng).unwrap();
-        assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
-        assert_eq!(
-            Value::Object(reset.info.to_map()),
-            case["reset"][1],
-            "{}",
-            case["seed"]
-        );
-        for step in case["steps"].as_array().unwrap() {
-            let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
-            assert_eq!(got.observation, step[1].as_str().unwrap(), "{step}");
-            assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
-            assert_eq!(got.terminated, step[3].as_bool().unwrap());
-            assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info.to_map()), step[5]);
-        }
-    }
+    testing::replay_golden::<Crosswords>(include_str!("../tests/golden.json"));
 }
 
 #[test]
@@ -117,7 +90,7 @@ fn invalid_and_wrong_moves_continue() {
 fn format_errors_end_the_episode() {
     let huge = "\\boxed{1 1 ".repeat(100_000);
     let long = "z".repeat(1 << 20);
-    for action in [
+    let actions = [
         "",
         "0 0 A",
         "\\boxed{[0 0 A]}",
@@ -125,30 +98,22 @@ fn format_errors_end_the_episode() {
         "\\boxed{0 0 1}",
         &huge,
         &long,
-    ] {
-        let (mut env, mut rng) = started("game:Crosswords-v0-hard", 5);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(
-            step.observation,
-            "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format."
-        );
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated);
-    }
+    ];
+    testing::assert_format_errors::<Crosswords>(
+        "game:Crosswords-v0-hard",
+        5,
+        &actions,
+        "At turn 1, you did not provide a valid guess in \\boxed{row column letter} format.",
+    );
 }
 
 #[test]
 fn turn_limit_truncates() {
-    let mut env = make("game:Crosswords-v0-hard", &json!({ "max_turns": 2 })).unwrap();
-    let mut rng = Rng::seeded(6);
-    env.reset(&mut rng).unwrap();
+    let (mut env, mut rng, _) =
+        testing::start::<Crosswords>("game:Crosswords-v0-hard", &json!({ "max_turns": 2 }), 6);
     assert!(!env.step("\\boxed{99 0 A}", &mut rng).unwrap().terminated);
     let last = env.step("\\boxed{99 0 A}", &mut rng).unwrap();
-    assert_eq!(
-        last.observation,
-        "You have reached the maximum number of turns."
-    );
-    assert!(last.terminated && last.truncated);
+    testing::assert_turn_limit(&last);
 }
 
 #[test]
@@ -178,8 +143,10 @@ fn random_actions_are_accepted() {
 
 #[test]
 fn rejects_impossible_configs() {
-    let easy = "game:Crosswords-v0-easy";
-    assert!(make(easy, &json!({ "num_words": 0 })).is_err());
-    assert!(make(easy, &json!({ "max_turns": 0 })).is_err());
-    assert!(make(easy, &json!({ "hardcore": "yes" })).is_err());
+    let bad = [
+        json!({ "num_words": 0 }),
+        json!({ "max_turns": 0 }),
+        json!({ "hardcore": "yes" }),
+    ];
+    testing::assert_bad_configs::<Crosswords>("game:Crosswords-v0-easy", &bad);
 }

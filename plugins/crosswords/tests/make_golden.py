@@ -1,8 +1,10 @@
-"""Records reference episodes from GEM's own game into golden.json (see gem_reference.py)."""
-import json, os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gem_reference as ref
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden.json')
+"""Records reference episodes from GEM's own game into golden.json (see benches/gem_reference.py)."""
+import os, sys
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', '..', 'benches'))
+import gem_reference
+ref = gem_reference.load(os.path.join(HERE, '..', 'data'))
+OUT = os.path.join(HERE, 'golden.json')
 C = ref.crosswords.CrosswordsEnv
 IDS = {'game:Crosswords-v0-easy': dict(hardcore=False, max_turns=30, num_words=3),
        'game:Crosswords-v0-hard': dict(hardcore=True, max_turns=40, num_words=3),
@@ -15,13 +17,7 @@ def run(id, seed, actions, **over):
         env = C(hardcore=False, max_turns=20, num_words=3); env._is_random = True
     else:
         env = C(**kw)
-    obs, info = env.reset(seed=seed)
-    steps = []
-    for a in actions:
-        a = a(env) if callable(a) else a
-        o, r, t, tr, i = env.step(a)
-        steps.append([a, o, r, t, tr, i])
-    return dict(id=id, config=over, seed=seed, reset=[obs, info], steps=steps)
+    return gem_reference.record(env, id, over, seed, actions)
 def cells(e):
     return [(r, c) for r, row in enumerate(e.board) for c, v in enumerate(row) if v != '.']
 def fill(k, lower=False):
@@ -56,5 +52,4 @@ for id, seed in [('game:Crosswords-v0-easy', 11), ('game:Crosswords-v0-hard', 12
     kw = IDS[id]
     probe = C(**kw); probe.reset(seed=seed); n = len(cells(probe))
     cases.append(run(id, seed, [fill(k, k % 2 == 0) for k in range(n)] + [fill(0)], max_turns=100))
-json.dump(cases, open(OUT, 'w'), indent=1, ensure_ascii=False)
-print(f"wrote {len(cases)} episodes to {OUT}")
+gem_reference.write(cases, OUT)

@@ -10,6 +10,9 @@
 //!
 //! The board is a plain shuffle, as in GEM, so some starts cannot be solved.
 
+use geode_sdk::config::{at_least, between};
+use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
 
 /// Board side and turn limit of one episode.
@@ -54,9 +57,7 @@ pub struct FifteenPuzzle {
 
 /// The move in the last `\boxed{up|down|left|right}` of `action`.
 fn last_move(action: &str) -> Option<&'static str> {
-    const OPEN: &str = "\\boxed{";
-    action.rmatch_indices(OPEN).find_map(|(at, _)| {
-        let body = &action[at + OPEN.len()..];
+    last_boxed_match(action, |body| {
         MOVES.into_iter().find(|name| {
             body.strip_prefix(name)
                 .is_some_and(|rest| rest.starts_with('}'))
@@ -173,21 +174,10 @@ impl Environment for FifteenPuzzle {
 
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
         let fixed = match (config.opt_int("num_rows")?, config.opt_int("max_turns")?) {
-            (Some(rows), Some(max_turns)) => {
-                if !(1..=MAX_ROWS).contains(&rows) {
-                    return Err(Error::bad_config(
-                        "num_rows",
-                        format!("must be between 1 and {MAX_ROWS}"),
-                    ));
-                }
-                if max_turns < 1 {
-                    return Err(Error::bad_config("max_turns", "must be at least 1"));
-                }
-                Some(Size {
-                    rows: rows as usize,
-                    max_turns,
-                })
-            }
+            (Some(rows), Some(max_turns)) => Some(Size {
+                rows: between("num_rows", rows, 1, MAX_ROWS)?,
+                max_turns: at_least("max_turns", max_turns, 1)?,
+            }),
             _ => None,
         };
         Ok(FifteenPuzzle {
@@ -201,10 +191,7 @@ impl Environment for FifteenPuzzle {
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
         // GEM's own random variant fails before drawing (it squares `None` in its constructor);
         // this draws the size the way its reset intends to.
-        self.size = match self.fixed {
-            Some(size) => size,
-            None => *rng.choice(&RANDOM_SIZES).unwrap_or(&RANDOM_SIZES[0]),
-        };
+        self.size = fixed_or_choice(self.fixed, &RANDOM_SIZES, rng);
         let greatest = self.greatest() as u32;
         self.board = (1..=greatest).map(Some).chain([None]).collect();
         rng.shuffle(&mut self.board);
@@ -218,9 +205,7 @@ impl Environment for FifteenPuzzle {
         let max_turns = self.size.max_turns;
         let Some(name) = last_move(action) else {
             let obs = format!("At turn {turn}, you did not provide a valid guess");
-            let step = Step::new(obs, REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == max_turns);
+            let step = format_error_step(obs, turn, max_turns);
             return Ok(step.info("suffix", self.suffix()));
         };
         let (obs, reward) = match self.source(name) {
@@ -247,12 +232,7 @@ impl Environment for FifteenPuzzle {
             }
         };
         let step = if turn >= max_turns {
-            Step::new(
-                "You have reached the maximum number of turns.",
-                reward + self.partial_credit(),
-            )
-            .terminated()
-            .truncated_if(true)
+            turn_limit_step(reward + self.partial_credit())
         } else {
             Step::new(obs, reward)
         };

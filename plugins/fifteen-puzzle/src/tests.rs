@@ -1,25 +1,12 @@
 //! Native tests; expected texts and draws were printed by GEM's `FifteenPuzzleEnv` (CPython 3.11).
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
-
-/// The env for `id` with its default configuration merged with `overrides`.
-fn make(id: &str, overrides: Value) -> Result<FifteenPuzzle, Error> {
-    let spec = FifteenPuzzle::specs()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    FifteenPuzzle::create(id, Config::new(config))
-}
 
 /// A seeded env of `id`, reset, with its first observation.
 fn start(id: &str, overrides: Value, seed: u64) -> (FifteenPuzzle, Rng, Reset) {
-    let mut env = make(id, overrides).unwrap();
-    let mut rng = Rng::seeded(seed);
-    let reset = env.reset(&mut rng).unwrap();
-    (env, rng, reset)
+    testing::start(id, &overrides, seed)
 }
 
 fn board(rows: &str) -> String {
@@ -107,12 +94,8 @@ fn turn_limit_gives_partial_credit() {
     let step = env
         .step("\\boxed{left} then \\boxed{up}", &mut rng)
         .unwrap();
-    assert_eq!(
-        step.observation,
-        "You have reached the maximum number of turns."
-    );
+    testing::assert_turn_limit(&step);
     assert_eq!(step.reward, 0.5);
-    assert!(step.terminated && step.truncated);
     assert_eq!(step.info.to_map()["suffix"], board(" 3  2\n 1 __\n"));
 
     let (mut env, mut rng, _) = start(
@@ -128,7 +111,7 @@ fn turn_limit_gives_partial_credit() {
 
 #[test]
 fn format_errors_end_the_episode() {
-    for action in [
+    let actions = [
         "",
         "up",
         "\\boxed{Up}",
@@ -137,15 +120,10 @@ fn format_errors_end_the_episode() {
         "\\boxed{up",
         "\\boxed{\\boxed{}",
         "\u{0}\u{ffff}garbage",
-    ] {
-        let (mut env, mut rng, _) = start("game:FifteenPuzzle-v0-easy", json!({}), 42);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(
-            step.observation,
-            "At turn 1, you did not provide a valid guess"
-        );
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated, "{action:?}");
+    ];
+    let id = "game:FifteenPuzzle-v0-easy";
+    let obs = "At turn 1, you did not provide a valid guess";
+    for step in testing::assert_format_errors::<FifteenPuzzle>(id, 42, &actions, obs) {
         assert_eq!(step.info.to_map()["suffix"], board(" 3  2\n__  1\n"));
     }
     let (mut env, mut rng, _) = start("game:FifteenPuzzle-v0-easy", json!({"max_turns": 1}), 42);
@@ -199,16 +177,12 @@ fn one_square_board_has_no_moves() {
 
 #[test]
 fn bad_configs_are_refused() {
-    for bad in [
+    let bad = [
         json!({"num_rows": 0}),
         json!({"num_rows": 101}),
         json!({"max_turns": 0}),
-    ] {
-        assert!(matches!(
-            make("game:FifteenPuzzle-v0-easy", bad),
-            Err(Error::BadConfig(_))
-        ));
-    }
+    ];
+    testing::assert_bad_configs::<FifteenPuzzle>("game:FifteenPuzzle-v0-easy", &bad);
 }
 
 #[test]

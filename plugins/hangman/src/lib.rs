@@ -7,39 +7,28 @@
 //! - the right word: 0.5 + 0.5 × (share of cells still hidden), the episode ends;
 //! - at the turn limit the episode ends, truncated. Revealing every letter does not end it.
 
+use geode_sdk::game::{format_error_step, move_step};
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::boxed_bodies;
-use std::sync::OnceLock;
+use geode_sdk::word_grid::column_header;
+use geode_sdk::word_list::{WordList, WordRules};
 
 /// Common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
-const BASIC_DATA: &str = include_str!("../data/basic.txt");
+static BASIC: WordList = WordList::new(include_str!("../data/basic.txt"));
 /// A deterministic subset of Webster's Second (web2), standing in for NLTK's `en`.
-const HARDCORE_DATA: &str = include_str!("../data/web2-subset.txt");
+static HARDCORE: WordList = WordList::new(include_str!("../data/web2-subset.txt"));
 
 /// The (word length, turn limit) pairs the `-random` id draws from.
 const RANDOM_RULES: [(usize, u64); 3] = [(3, 10), (5, 15), (7, 20)];
 
-/// The lines of an embedded word list, parsed once.
-fn lines(
-    cell: &'static OnceLock<Vec<&'static str>>,
-    data: &'static str,
-) -> &'static [&'static str] {
-    cell.get_or_init(|| data.lines().filter(|w| !w.is_empty()).collect())
+/// The word list of a basic or hardcore game.
+fn word_list(hardcore: bool) -> &'static WordList {
+    if hardcore { &HARDCORE } else { &BASIC }
 }
 
 /// The words a game of `length` letters draws from (lowercase alphabetic, as GEM filters them).
 fn words_of_length(hardcore: bool, length: usize) -> Vec<&'static str> {
-    static BASIC: OnceLock<Vec<&'static str>> = OnceLock::new();
-    static HARDCORE: OnceLock<Vec<&'static str>> = OnceLock::new();
-    let all = if hardcore {
-        lines(&HARDCORE, HARDCORE_DATA)
-    } else {
-        lines(&BASIC, BASIC_DATA)
-    };
-    all.iter()
-        .copied()
-        .filter(|w| w.len() == length && w.bytes().all(|b| b.is_ascii_lowercase()))
-        .collect()
+    word_list(hardcore).lowercase_of_length(length)
 }
 
 /// The configuration keys GEM registers for Hangman.
@@ -50,19 +39,12 @@ struct Settings {
     max_turns: Option<i64>,
 }
 
-/// Word length and turn limit of one episode.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-struct Rules {
-    word_length: usize,
-    max_turns: u64,
-}
-
 /// One game of Hangman.
 #[derive(Serialize, Deserialize)]
 pub struct Hangman {
     /// The configured rules; `None` draws them at every reset (the `-random` id).
-    fixed: Option<Rules>,
-    rules: Rules,
+    fixed: Option<WordRules>,
+    rules: WordRules,
     /// Words come from the large list instead of the common one.
     hardcore: bool,
     /// The secret word, uppercase.
@@ -105,7 +87,7 @@ fn parse_guess(action: &str) -> Option<String> {
 impl Hangman {
     /// The opening observation: GEM's instructions, word for word.
     fn instructions(&self, word_example: &str, letter_example: &str) -> String {
-        let Rules {
+        let WordRules {
             word_length,
             max_turns,
         } = self.rules;
@@ -125,9 +107,8 @@ impl Hangman {
 
     /// The grid: a `C00 C01 ...` header over the cells.
     fn render(&self) -> String {
-        let header: Vec<String> = (0..self.board.len()).map(|i| format!("C{i:02}")).collect();
         let cells: String = self.board.iter().map(|c| format!("  {c} ")).collect();
-        format!("{}\n{cells}", header.join(" "))
+        format!("{}\n{cells}", column_header(self.board.len()))
     }
 
     /// The info `suffix` GEM attaches to every observation: the current board.
@@ -138,9 +119,9 @@ impl Hangman {
         )
     }
 
-    /// A step result carrying the `suffix` info.
-    fn step_result(&self, obs: impl Into<String>, reward: f64) -> Step {
-        Step::new(obs, reward).info("suffix", self.suffix())
+    /// `step` carrying the `suffix` info.
+    fn with_suffix(&self, step: Step) -> Step {
+        step.info("suffix", self.suffix())
     }
 
     /// A random candidate word, boxed (GEM's `sample_random_word`).
@@ -245,28 +226,11 @@ impl Environment for Hangman {
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
         let settings: Settings = config.parse()?;
         let hardcore = settings.hardcore.unwrap_or(false);
-        let fixed = match (settings.word_length, settings.max_turns) {
-            (Some(length), Some(turns)) => {
-                let word_length = usize::try_from(length)
-                    .ok()
-                    .filter(|&n| !words_of_length(hardcore, n).is_empty())
-                    .ok_or_else(|| {
-                        Error::bad_config("word_length", format!("no {length}-letter words"))
-                    })?;
-                let max_turns = u64::try_from(turns)
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| Error::bad_config("max_turns", "must be at least 1"))?;
-                Some(Rules {
-                    word_length,
-                    max_turns,
-                })
-            }
-            _ => None,
-        };
+        let list = word_list(hardcore);
+        let fixed = WordRules::configured(list, settings.word_length, settings.max_turns)?;
         Ok(Hangman {
             fixed,
-            rules: fixed.unwrap_or(Rules {
+            rules: fixed.unwrap_or(WordRules {
                 word_length: 5,
                 max_turns: 15,
             }),
@@ -281,16 +245,12 @@ impl Environment for Hangman {
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
         self.rules = self.fixed.unwrap_or_else(|| {
             let (word_length, max_turns) = *rng.choice(&RANDOM_RULES).unwrap_or(&(5, 15));
-            Rules {
+            WordRules {
                 word_length,
                 max_turns,
             }
         });
-        let words = words_of_length(self.hardcore, self.rules.word_length);
-        let secret = rng
-            .choice(&words)
-            .ok_or_else(|| Error::Internal("no words of the configured length".into()))?;
-        self.secret = secret.to_ascii_uppercase();
+        self.secret = word_list(self.hardcore).draw_secret(self.rules.word_length, rng)?;
         self.board = vec!['_'; self.secret.len()];
         self.guessed.clear();
         self.turn = 0;
@@ -304,10 +264,8 @@ impl Environment for Hangman {
         self.turn += 1;
         let turn = self.turn;
         let Some(guess) = parse_guess(action) else {
-            return Ok(self
-                .step_result("You did not provide a valid guess.", REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == self.rules.max_turns));
+            let obs = "You did not provide a valid guess.";
+            return Ok(self.with_suffix(format_error_step(obs, turn, self.rules.max_turns)));
         };
         let mut letters = guess.chars();
         let outcome = match (letters.next(), letters.next()) {
@@ -317,18 +275,11 @@ impl Environment for Hangman {
             }
             _ => self.guess_word(&guess, turn),
         };
-        let (obs, reward) = match outcome {
-            Outcome::Won(obs, reward) => return Ok(self.step_result(obs, reward).terminated()),
-            Outcome::Goes(obs, reward) => (obs, reward),
+        let step = match outcome {
+            Outcome::Won(obs, reward) => Step::new(obs, reward).terminated(),
+            Outcome::Goes(obs, reward) => move_step(obs, reward, turn, self.rules.max_turns),
         };
-        if turn >= self.rules.max_turns {
-            let obs = "You have reached the maximum number of turns.";
-            return Ok(self
-                .step_result(obs, reward)
-                .terminated()
-                .truncated_if(true));
-        }
-        Ok(self.step_result(obs, reward))
+        Ok(self.with_suffix(step))
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {

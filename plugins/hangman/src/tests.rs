@@ -2,21 +2,17 @@
 //! (run on the same word lists) that must replay identically; `tests/make_golden.py` records them.
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
 
 /// A game for `id` with its default configuration, changed by `overrides`.
 fn make(id: &str, overrides: &Value) -> Result<Hangman, Error> {
-    let spec = Hangman::specs().into_iter().find(|s| s.id == id).unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    Hangman::create(id, Config::new(config))
+    testing::make(id, overrides)
 }
 
 /// A game for `id` reset with `seed`, and its generator.
 fn started(id: &str, seed: u64) -> (Hangman, Rng) {
-    let mut env = make(id, &json!({})).unwrap();
-    let mut rng = Rng::seeded(seed);
-    env.reset(&mut rng).unwrap();
+    let (env, rng, _) = testing::start(id, &json!({}), seed);
     (env, rng)
 }
 
@@ -26,22 +22,7 @@ fn boxed(text: &str) -> String {
 
 #[test]
 fn replays_gem_episodes() {
-    let cases: Vec<Value> = serde_json::from_str(include_str!("../tests/golden.json")).unwrap();
-    for case in cases {
-        let mut env = make(case["id"].as_str().unwrap(), &case["config"]).unwrap();
-        let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
-        let reset = env.reset(&mut rng).unwrap();
-        assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
-        assert_eq!(Value::Object(reset.info.to_map()), case["reset"][1]);
-        for step in case["steps"].as_array().unwrap() {
-            let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
-            assert_eq!(got.observation, step[1].as_str().unwrap(), "{case}");
-            assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
-            assert_eq!(got.terminated, step[3].as_bool().unwrap());
-            assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info.to_map()), step[5]);
-        }
-    }
+    testing::replay_golden::<Hangman>(include_str!("../tests/golden.json"));
 }
 
 #[test]
@@ -94,7 +75,7 @@ fn invalid_guesses_continue() {
 fn format_errors_end_the_episode() {
     let huge = "\\boxed{".repeat(150_000) + "}";
     let long = "a".repeat(1 << 20);
-    for action in [
+    let actions = [
         "",
         "s",
         "\\boxed{}",
@@ -102,13 +83,13 @@ fn format_errors_end_the_episode() {
         "\\boxed{é}",
         &huge,
         &long,
-    ] {
-        let (mut env, mut rng) = started("game:Hangman-v0-easy", 2);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(step.observation, "You did not provide a valid guess.");
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated);
-    }
+    ];
+    testing::assert_format_errors::<Hangman>(
+        "game:Hangman-v0-easy",
+        2,
+        &actions,
+        "You did not provide a valid guess.",
+    );
 }
 
 #[test]
@@ -127,12 +108,7 @@ fn turn_limit_truncates_and_a_full_board_does_not_end() {
         assert_eq!(step.terminated, turn == 10);
         last = Some(step);
     }
-    let last = last.unwrap();
-    assert_eq!(
-        last.observation,
-        "You have reached the maximum number of turns."
-    );
-    assert!(last.truncated);
+    testing::assert_turn_limit(&last.unwrap());
 }
 
 #[test]
@@ -159,7 +135,7 @@ fn random_actions_are_accepted() {
 #[test]
 fn rejects_impossible_configs() {
     let hard = "game:Hangman-v0-hard";
-    assert!(make(hard, &json!({ "word_length": 60 })).is_err());
-    assert!(make(hard, &json!({ "max_turns": -1 })).is_err());
+    let bad = [json!({ "word_length": 60 }), json!({ "max_turns": -1 })];
+    testing::assert_bad_configs::<Hangman>(hard, &bad);
     assert!(make(hard, &json!({ "hardcore": true, "word_length": 9 })).is_ok());
 }

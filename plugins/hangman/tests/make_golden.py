@@ -1,8 +1,10 @@
-"""Records reference episodes from GEM's own game into golden.json (see gem_reference.py)."""
-import json, os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gem_reference as ref
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden.json')
+"""Records reference episodes from GEM's own game into golden.json (see benches/gem_reference.py)."""
+import os, sys
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', '..', 'benches'))
+import gem_reference
+ref = gem_reference.load(os.path.join(HERE, '..', 'data'))
+OUT = os.path.join(HERE, 'golden.json')
 H = ref.hangman.HangmanEnv
 IDS = {'game:Hangman-v0-random': dict(word_length=None, max_turns=None),
        'game:Hangman-v0-easy': dict(word_length=3, max_turns=10),
@@ -10,13 +12,7 @@ IDS = {'game:Hangman-v0-random': dict(word_length=None, max_turns=None),
 def run(id, seed, actions, **over):
     kw = dict(IDS[id]); kw.update(over); kw.setdefault('hardcore', False)
     env = H(**kw)
-    obs, info = env.reset(seed=seed)
-    steps = []
-    for a in actions:
-        a = a(env) if callable(a) else a
-        o, r, t, tr, i = env.step(a)
-        steps.append([a, o, r, t, tr, i])
-    return dict(id=id, config=over, seed=seed, reset=[obs, info], steps=steps)
+    return gem_reference.record(env, id, over, seed, actions)
 secret = lambda e: f"so \\boxed{{{e.secret_word.lower()}}}"
 def letter(k, inside=True):
     def f(e):
@@ -38,5 +34,4 @@ cases = [
   run('game:Hangman-v0-easy', 10, [letter(0, False), '\\boxed{}'], max_turns=2),
   run('game:Hangman-v0-hard', 11, [letter(0), letter(1), wrong_word], hardcore=True, word_length=6, max_turns=3),
 ]
-json.dump(cases, open(OUT, 'w'), indent=1, ensure_ascii=False)
-print(f"wrote {len(cases)} episodes to {OUT}")
+gem_reference.write(cases, OUT)

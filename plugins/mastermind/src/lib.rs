@@ -7,13 +7,13 @@
 //!   so a whole episode earns at most 1.0; guessing the code ends the episode;
 //! - at the turn limit the episode ends (terminated and truncated) with that step's reward.
 
+use geode_sdk::config::{at_least, between};
+use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
+use geode_sdk::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range};
 use std::collections::BTreeSet;
 use std::fmt::Display;
-
-mod text;
-
-use text::{MAX_INT_DIGITS, PyInt, is_py_space};
 
 /// The code shape and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -77,33 +77,7 @@ enum Verdict {
 
 /// `random.sample(range(1, n + 1), k)`, drawing what CPython draws.
 fn sample(rng: &mut Rng, n: u64, k: usize) -> Vec<u64> {
-    let mut set_size = 21u64;
-    if k > 5 {
-        set_size += 4u64.pow(((k * 3) as f64).log(4.0).ceil() as u32);
-    }
-    if n <= set_size {
-        let mut pool: Vec<u64> = (1..=n).collect();
-        (0..k)
-            .map(|i| {
-                let j = rng.below(n - i as u64) as usize;
-                let picked = pool[j];
-                pool[j] = pool[n as usize - i - 1];
-                picked
-            })
-            .collect()
-    } else {
-        let mut taken = BTreeSet::new();
-        (0..k)
-            .map(|_| {
-                loop {
-                    let j = rng.below(n);
-                    if taken.insert(j) {
-                        break j + 1;
-                    }
-                }
-            })
-            .collect()
-    }
+    sample_range(rng, n, k).into_iter().map(|i| i + 1).collect()
 }
 
 /// `random.choices(range(1, n + 1), k=k)`, drawing what CPython draws.
@@ -181,14 +155,9 @@ impl<'a> Guess<'a> {
 
 /// The last `\boxed{...}` of `action` holding only digit groups separated by whitespace.
 fn last_guess(action: &str) -> Option<Guess<'_>> {
-    const OPEN: &str = "\\boxed{";
     let mut guess = Guess::default();
-    for (at, _) in action.rmatch_indices(OPEN) {
-        if scan_guess(&action[at + OPEN.len()..], &mut guess) {
-            return Some(guess);
-        }
-    }
-    None
+    last_boxed_match(action, |body| scan_guess(body, &mut guess).then_some(()))?;
+    Some(guess)
 }
 
 /// What GEM's guess pattern makes of one character.
@@ -207,7 +176,7 @@ fn classify(text: &str, at: usize) -> (Class, usize) {
         b'}' => (Class::Close, 1),
         b'\t'..=b'\r' | 0x1c..=b' ' => (Class::Space, 1),
         0x80.. => match text[at..].chars().next() {
-            Some(c) if is_py_space(c) => (Class::Space, c.len_utf8()),
+            Some(c) if is_space(c) => (Class::Space, c.len_utf8()),
             Some(c) => (Class::Other, c.len_utf8()),
             None => (Class::Other, 1),
         },
@@ -254,25 +223,17 @@ fn scan_guess<'a>(body: &'a str, guess: &mut Guess<'a>) -> bool {
 impl Rules {
     /// Checked rules from a configuration.
     fn new(code_length: i64, num_numbers: i64, max_turns: i64) -> Result<Rules, Error> {
-        if !(1..=MAX_CODE_LENGTH).contains(&code_length) {
-            return Err(Error::bad_config(
-                "code_length",
-                format!("must be between 1 and {MAX_CODE_LENGTH}"),
-            ));
-        }
+        between::<i64>("code_length", code_length, 1, MAX_CODE_LENGTH)?;
         if num_numbers < code_length {
             return Err(Error::bad_config(
                 "num_numbers",
                 "must be at least code_length",
             ));
         }
-        if max_turns < 1 {
-            return Err(Error::bad_config("max_turns", "must be at least 1"));
-        }
         Ok(Rules {
             code_length: code_length as usize,
             num_numbers: num_numbers as u64,
-            max_turns,
+            max_turns: at_least("max_turns", max_turns, 1)?,
         })
     }
 }
@@ -413,10 +374,7 @@ impl Environment for Mastermind {
     }
 
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
-        self.rules = match self.fixed {
-            Some(rules) => rules,
-            None => *rng.choice(&RANDOM_RULES).unwrap_or(&RANDOM_RULES[0]),
-        };
+        self.rules = fixed_or_choice(self.fixed, &RANDOM_RULES, rng);
         let Rules {
             code_length,
             num_numbers,
@@ -441,18 +399,12 @@ impl Environment for Mastermind {
         let guess = last_guess(action).and_then(|guess| Some((guess.numbers()?, guess.len)));
         let Some((head, len)) = guess else {
             let obs = format!("At turn {turn}, you did not provide a valid guess.");
-            let step = Step::new(obs, REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == max_turns);
+            let step = format_error_step(obs, turn, max_turns);
             return Ok(step.info("suffix", SUFFIX));
         };
         let step = match self.judge(&head, len) {
             Verdict::Won(obs, reward) => Step::new(obs, reward).terminated(),
-            Verdict::Play(_, reward) if turn >= max_turns => {
-                Step::new("You have reached the maximum number of turns.", reward)
-                    .terminated()
-                    .truncated_if(true)
-            }
+            Verdict::Play(_, reward) if turn >= max_turns => turn_limit_step(reward),
             Verdict::Play(obs, reward) => Step::new(obs, reward),
         };
         Ok(step.info("suffix", SUFFIX))

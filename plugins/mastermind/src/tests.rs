@@ -1,25 +1,12 @@
 //! Native tests; expected texts and draws were printed by GEM's `MastermindEnv` (CPython 3.11).
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
-
-/// The env for `id` with its default configuration merged with `overrides`.
-fn make(id: &str, overrides: Value) -> Result<Mastermind, Error> {
-    let spec = Mastermind::specs()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    Mastermind::create(id, Config::new(config))
-}
 
 /// A seeded env of `id`, reset, with its first observation.
 fn start(id: &str, overrides: Value, seed: u64) -> (Mastermind, Rng, Reset) {
-    let mut env = make(id, overrides).unwrap();
-    let mut rng = Rng::seeded(seed);
-    let reset = env.reset(&mut rng).unwrap();
-    (env, rng, reset)
+    testing::start(id, &overrides, seed)
 }
 
 fn play(env: &mut Mastermind, rng: &mut Rng, action: &str) -> Step {
@@ -127,7 +114,7 @@ fn win_with_progress_rewards_and_invalid_guesses() {
 
 #[test]
 fn format_errors_end_the_episode() {
-    for action in [
+    let actions = [
         "",
         "2 1 6 3",
         "\\boxed{}",
@@ -136,16 +123,13 @@ fn format_errors_end_the_episode() {
         "\\boxed{-2 1 6 3}",
         "\\boxed{2 1 6 3",
         "\u{0}\u{ffff}garbage",
-    ] {
-        let (mut env, mut rng, _) = start("game:Mastermind-v0-hard", json!({}), 42);
-        let step = play(&mut env, &mut rng, action);
-        assert_eq!(
-            step.observation,
-            "At turn 1, you did not provide a valid guess."
-        );
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated, "{action:?}");
-    }
+    ];
+    testing::assert_format_errors::<Mastermind>(
+        "game:Mastermind-v0-hard",
+        42,
+        &actions,
+        "At turn 1, you did not provide a valid guess.",
+    );
     let (mut env, mut rng, _) = start("game:Mastermind-v0-hard", json!({}), 42);
     let huge = format!("\\boxed{{1 2 3 {}}}", "4".repeat(4301));
     assert_eq!(play(&mut env, &mut rng, &huge).reward, -0.1);
@@ -168,12 +152,8 @@ fn turn_limit_is_a_loss() {
         assert!(!step.terminated, "turn {turn}");
     }
     let step = play(&mut env, &mut rng, "\\boxed{6 2}");
-    assert_eq!(
-        step.observation,
-        "You have reached the maximum number of turns."
-    );
+    testing::assert_turn_limit(&step);
     assert_eq!(step.reward, 0.5);
-    assert!(step.terminated && step.truncated);
 }
 
 #[test]
@@ -212,16 +192,12 @@ fn pegs_count_each_digit_once() {
 
 #[test]
 fn bad_configs_are_refused() {
-    for bad in [
+    let bad = [
         json!({"code_length": 0}),
         json!({"code_length": 9}),
         json!({"max_turns": 0}),
-    ] {
-        assert!(matches!(
-            make("game:Mastermind-v0-hard", bad),
-            Err(Error::BadConfig(_))
-        ));
-    }
+    ];
+    testing::assert_bad_configs::<Mastermind>("game:Mastermind-v0-hard", &bad);
 }
 
 #[test]

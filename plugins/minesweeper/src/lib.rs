@@ -13,12 +13,12 @@
 //!
 //! Every step's info carries the rendered board under `suffix`.
 
+use geode_sdk::config::{at_least, between};
+use geode_sdk::game::{format_error_step, turn_limit_step};
+use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
+use geode_sdk::pycompat::{PyInt, is_space};
 use std::collections::VecDeque;
-
-mod text;
-
-use text::{PyInt, is_py_space};
 
 /// Board size, mine count and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -81,12 +81,7 @@ impl Layout {
     /// Checked layout from a configuration.
     fn new(rows: i64, cols: i64, mines: i64, max_turns: i64) -> Result<Layout, Error> {
         for (key, side) in [("rows", rows), ("cols", cols)] {
-            if !(1..=MAX_SIDE).contains(&side) {
-                return Err(Error::bad_config(
-                    key,
-                    format!("must be between 1 and {MAX_SIDE}"),
-                ));
-            }
+            between::<i64>(key, side, 1, MAX_SIDE)?;
         }
         // The first reveal keeps up to a 3×3 block free, so the rest must hold every mine.
         let room = rows * cols - rows.min(3) * cols.min(3);
@@ -96,14 +91,11 @@ impl Layout {
                 format!("must be between 0 and {room} on a {rows}×{cols} board"),
             ));
         }
-        if max_turns < 1 {
-            return Err(Error::bad_config("max_turns", "must be at least 1"));
-        }
         Ok(Layout {
             rows: rows as usize,
             cols: cols as usize,
             mines: mines as usize,
-            max_turns,
+            max_turns: at_least("max_turns", max_turns, 1)?,
         })
     }
 
@@ -134,7 +126,7 @@ fn command_parts(body: &str) -> Option<(&str, &str, &str)> {
 /// `text` after exactly one leading whitespace character.
 fn one_space(text: &str) -> Option<&str> {
     let mut chars = text.chars();
-    chars.next().filter(|&c| is_py_space(c))?;
+    chars.next().filter(|&c| is_space(c))?;
     Some(chars.as_str())
 }
 
@@ -146,10 +138,7 @@ fn digits(text: &str) -> Option<(&str, &str)> {
 
 /// The command in the last `\boxed{word R C}` of `action`, if its numbers are readable.
 fn last_command(action: &str) -> Option<Command<'_>> {
-    const OPEN: &str = "\\boxed{";
-    let (word, row, col) = action
-        .rmatch_indices(OPEN)
-        .find_map(|(at, _)| command_parts(&action[at + OPEN.len()..]))?;
+    let (word, row, col) = last_boxed_match(action, command_parts)?;
     Some(Command {
         word: word.to_ascii_lowercase(),
         row: PyInt::parse(row)?,
@@ -428,17 +417,11 @@ impl Environment for Minesweeper {
         let step = match last_command(action) {
             None => {
                 let obs = format!("At turn {}, you did not provide a valid guess.", self.turn);
-                Step::new(obs, REWARD.format_error)
-                    .terminated()
-                    .truncated_if(self.turn == self.layout.max_turns)
+                format_error_step(obs, self.turn, self.layout.max_turns)
             }
             Some(command) => match self.play(&command, rng) {
                 (obs, reward, true) => Step::new(obs, reward).terminated(),
-                (_, reward, false) if at_limit => {
-                    Step::new("You have reached the maximum number of turns.", reward)
-                        .terminated()
-                        .truncated_if(true)
-                }
+                (_, reward, false) if at_limit => turn_limit_step(reward),
                 (obs, reward, false) => Step::new(obs, reward),
             },
         };

@@ -1,25 +1,17 @@
 //! Native tests; expected texts and draws were printed by GEM's `MinesweeperEnv` (CPython 3.11).
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
 
 /// The env for `id` with its default configuration merged with `overrides`.
 fn make(id: &str, overrides: Value) -> Result<Minesweeper, Error> {
-    let spec = Minesweeper::specs()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    Minesweeper::create(id, Config::new(config))
+    testing::make(id, &overrides)
 }
 
 /// A seeded env of `id`, reset, with its first observation.
 fn start(id: &str, overrides: Value, seed: u64) -> (Minesweeper, Rng, Reset) {
-    let mut env = make(id, overrides).unwrap();
-    let mut rng = Rng::seeded(seed);
-    let reset = env.reset(&mut rng).unwrap();
-    (env, rng, reset)
+    testing::start(id, &overrides, seed)
 }
 
 /// Plays `script` of (action, observation, reward), expecting the episode to go on.
@@ -228,7 +220,7 @@ fn invalid_moves_go_on() {
 
 #[test]
 fn format_errors_end_the_episode() {
-    for action in [
+    let actions = [
         "",
         "reveal 1 1",
         "\\boxed{reveal 1  1}",
@@ -239,15 +231,10 @@ fn format_errors_end_the_episode() {
         "\\boxed{reveal -1 1}",
         "\\boxed{reveal 1 1",
         "\u{0}\u{ffff}garbage",
-    ] {
-        let (mut env, mut rng, _) = start("game:Minesweeper-v0-easy", json!({}), 42);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(
-            step.observation,
-            "At turn 1, you did not provide a valid guess."
-        );
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated, "{action:?}");
+    ];
+    let id = "game:Minesweeper-v0-easy";
+    let obs = "At turn 1, you did not provide a valid guess.";
+    for step in testing::assert_format_errors::<Minesweeper>(id, 42, &actions, obs) {
         assert_eq!(suffix(&step), EMPTY_5X5);
     }
     let (mut env, mut rng, _) = start("game:Minesweeper-v0-easy", json!({}), 42);
@@ -280,12 +267,8 @@ fn turn_limit_truncates_with_the_step_reward() {
         ],
     );
     let step = env.step("\\boxed{reveal 1 0}", &mut rng).unwrap();
-    assert_eq!(
-        step.observation,
-        "You have reached the maximum number of turns."
-    );
+    testing::assert_turn_limit(&step);
     assert_eq!(step.reward, 0.05);
-    assert!(step.terminated && step.truncated);
     assert!(suffix(&step).contains("\n 1  1  F  0  2  . \n"));
 }
 
@@ -318,18 +301,14 @@ fn random_actions_are_well_formed() {
 
 #[test]
 fn bad_configs_are_refused() {
-    for bad in [
+    let bad = [
         json!({"rows": 0}),
         json!({"cols": 101}),
         json!({"rows": 3, "cols": 3, "num_mines": 1}),
         json!({"num_mines": -1}),
         json!({"max_turns": 0}),
-    ] {
-        assert!(matches!(
-            make("game:Minesweeper-v0-easy", bad),
-            Err(Error::BadConfig(_))
-        ));
-    }
+    ];
+    testing::assert_bad_configs::<Minesweeper>("game:Minesweeper-v0-easy", &bad);
     assert!(
         make(
             "game:Minesweeper-v0-easy",

@@ -7,7 +7,11 @@
 //! - the whole stack on tower C: 1.0, the episode ends;
 //! - at the turn limit the episode ends (terminated and truncated) with the share of disks on C.
 
+use geode_sdk::config::{at_least, between};
+use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
+use geode_sdk::pycompat::is_space;
 
 /// Disk count and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -60,24 +64,16 @@ fn tower(c: char) -> Option<usize> {
 fn move_parts(body: &str) -> Option<(usize, usize)> {
     let mut chars = body.chars();
     let from = tower(chars.next()?)?;
-    let rest = chars.as_str().trim_start_matches(is_py_space);
+    let rest = chars.as_str().trim_start_matches(is_space);
     let rest = rest.strip_prefix(',').unwrap_or(rest);
-    let mut chars = rest.trim_start_matches(is_py_space).chars();
+    let mut chars = rest.trim_start_matches(is_space).chars();
     let to = tower(chars.next()?)?;
     chars.as_str().starts_with('}').then_some((from, to))
 }
 
-/// Whether Python's regex `\s` treats `c` as whitespace.
-fn is_py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
 /// The (source, target) towers of the last `\boxed{X Y}` in `action`.
 fn last_move(action: &str) -> Option<(usize, usize)> {
-    const OPEN: &str = "\\boxed{";
-    action
-        .rmatch_indices(OPEN)
-        .find_map(|(at, _)| move_parts(&action[at + OPEN.len()..]))
+    last_boxed_match(action, move_parts)
 }
 
 impl TowerOfHanoi {
@@ -164,21 +160,10 @@ impl Environment for TowerOfHanoi {
 
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
         let fixed = match (config.opt_int("num_disks")?, config.opt_int("max_turns")?) {
-            (Some(disks), Some(max_turns)) => {
-                if !(1..=MAX_DISKS).contains(&disks) {
-                    return Err(Error::bad_config(
-                        "num_disks",
-                        format!("must be between 1 and {MAX_DISKS}"),
-                    ));
-                }
-                if max_turns < 1 {
-                    return Err(Error::bad_config("max_turns", "must be at least 1"));
-                }
-                Some(Size {
-                    disks: disks as u32,
-                    max_turns,
-                })
-            }
+            (Some(disks), Some(max_turns)) => Some(Size {
+                disks: between("num_disks", disks, 1, MAX_DISKS)?,
+                max_turns: at_least("max_turns", max_turns, 1)?,
+            }),
             _ => None,
         };
         Ok(TowerOfHanoi {
@@ -190,10 +175,7 @@ impl Environment for TowerOfHanoi {
     }
 
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
-        self.size = match self.fixed {
-            Some(size) => size,
-            None => *rng.choice(&RANDOM_SIZES).unwrap_or(&RANDOM_SIZES[0]),
-        };
+        self.size = fixed_or_choice(self.fixed, &RANDOM_SIZES, rng);
         self.towers = [
             (1..=self.size.disks).rev().collect(),
             Vec::new(),
@@ -208,9 +190,7 @@ impl Environment for TowerOfHanoi {
         let turn = self.turn;
         let max_turns = self.size.max_turns;
         let Some((from, to)) = last_move(action) else {
-            let step = Step::new("You did not provide a valid action.", REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == max_turns);
+            let step = format_error_step("You did not provide a valid action.", turn, max_turns);
             return Ok(step.info("suffix", self.suffix()));
         };
         let (obs, reward) = match self.check(from, to) {
@@ -235,9 +215,7 @@ impl Environment for TowerOfHanoi {
         };
         let step = if turn >= max_turns {
             let on_target = self.towers[2].len() as f64 / self.size.disks as f64;
-            Step::new("You have reached the maximum number of turns.", on_target)
-                .terminated()
-                .truncated_if(true)
+            turn_limit_step(on_target)
         } else {
             Step::new(obs, reward)
         };

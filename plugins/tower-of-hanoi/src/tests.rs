@@ -1,25 +1,12 @@
 //! Native tests; expected texts and draws were printed by GEM's `TowerofHanoiEnv` (CPython 3.11).
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
-
-/// The env for `id` with its default configuration merged with `overrides`.
-fn make(id: &str, overrides: Value) -> Result<TowerOfHanoi, Error> {
-    let spec = TowerOfHanoi::specs()
-        .into_iter()
-        .find(|s| s.id == id)
-        .unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    config.extend(overrides.as_object().unwrap().clone());
-    TowerOfHanoi::create(id, Config::new(config))
-}
 
 /// A seeded env of `id`, reset, with its first observation.
 fn start(id: &str, overrides: Value, seed: u64) -> (TowerOfHanoi, Rng, Reset) {
-    let mut env = make(id, overrides).unwrap();
-    let mut rng = Rng::seeded(seed);
-    let reset = env.reset(&mut rng).unwrap();
-    (env, rng, reset)
+    testing::start(id, &overrides, seed)
 }
 
 /// Plays `script` of (action, observation), expecting 0.0 and the episode to go on.
@@ -170,12 +157,8 @@ fn invalid_moves_and_turn_limit() {
         ],
     );
     let step = env.step("\\boxed{A C}", &mut rng).unwrap();
-    assert_eq!(
-        step.observation,
-        "You have reached the maximum number of turns."
-    );
+    testing::assert_turn_limit(&step);
     assert_eq!(step.reward, 1.0 / 3.0);
-    assert!(step.terminated && step.truncated);
     assert_eq!(
         step.info.to_map()["suffix"],
         state("A: [3]\nB: [2]\nC: [1]\n")
@@ -184,7 +167,7 @@ fn invalid_moves_and_turn_limit() {
 
 #[test]
 fn format_errors_end_the_episode() {
-    for action in [
+    let actions = [
         "",
         "A C",
         "\\boxed{A D}",
@@ -194,12 +177,10 @@ fn format_errors_end_the_episode() {
         "\\boxed{A to C}",
         "\\boxed{A C",
         "\u{0}\u{ffff}garbage",
-    ] {
-        let (mut env, mut rng, _) = start("game:TowerofHanoi-v0-easy", json!({}), 1);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(step.observation, "You did not provide a valid action.");
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated, "{action:?}");
+    ];
+    let id = "game:TowerofHanoi-v0-easy";
+    let obs = "You did not provide a valid action.";
+    for step in testing::assert_format_errors::<TowerOfHanoi>(id, 1, &actions, obs) {
         assert_eq!(
             step.info.to_map()["suffix"],
             state("A: [3, 2, 1]\nB: []\nC: []\n")
@@ -235,16 +216,12 @@ fn random_actions_are_legal_moves() {
 
 #[test]
 fn bad_configs_are_refused() {
-    for bad in [
+    let bad = [
         json!({"num_disks": 0}),
         json!({"num_disks": 101}),
         json!({"max_turns": 0}),
-    ] {
-        assert!(matches!(
-            make("game:TowerofHanoi-v0-easy", bad),
-            Err(Error::BadConfig(_))
-        ));
-    }
+    ];
+    testing::assert_bad_configs::<TowerOfHanoi>("game:TowerofHanoi-v0-easy", &bad);
 }
 
 #[test]

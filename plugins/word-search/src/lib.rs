@@ -7,43 +7,33 @@
 //! - the exact span of a hidden word (either way round): 1 / number of words;
 //! - finding every word ends the episode; the turn limit ends it, truncated.
 
+use geode_sdk::game::{format_error_step, move_step};
 use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyUint, boxed_bodies, fields, sample_indices};
-use geode_sdk::word_grid::{Crossings, EMPTY, Placement, lay_out};
-use std::sync::OnceLock;
+use geode_sdk::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_sdk::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
+use geode_sdk::word_list::WordList;
 
 /// Common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
-const BASIC_DATA: &str = include_str!("../data/basic.txt");
+static BASIC: WordList = WordList::new(include_str!("../data/basic.txt"));
 /// A deterministic subset of Webster's Second (web2), standing in for NLTK's `en`.
-const HARDCORE_DATA: &str = include_str!("../data/web2-subset.txt");
+static HARDCORE: WordList = WordList::new(include_str!("../data/web2-subset.txt"));
 
 /// The word list of a basic or hardcore game, in file order.
 fn word_list(hardcore: bool) -> &'static [&'static str] {
-    static BASIC: OnceLock<Vec<&'static str>> = OnceLock::new();
-    static HARDCORE: OnceLock<Vec<&'static str>> = OnceLock::new();
-    let (cell, data) = if hardcore {
-        (&HARDCORE, HARDCORE_DATA)
+    if hardcore {
+        HARDCORE.all()
     } else {
-        (&BASIC, BASIC_DATA)
-    };
-    cell.get_or_init(|| data.lines().filter(|w| !w.is_empty()).collect())
+        BASIC.all()
+    }
 }
 
-/// The configuration keys GEM registers for WordSearch.
-#[derive(Deserialize)]
-struct Settings {
-    num_words: Option<i64>,
-    max_turns: Option<i64>,
-    hardcore: Option<bool>,
-}
-
-/// The parameters of one episode.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-struct Rules {
-    hardcore: bool,
-    num_words: usize,
-    max_turns: u64,
-}
+/// The rules of the `-random` id (its word list is drawn at every reset) and of a game
+/// configured without them.
+const RANDOM_RULES: PuzzleRules = PuzzleRules {
+    hardcore: false,
+    num_words: 5,
+    max_turns: 20,
+};
 
 /// A guess: start row, start column, end row, end column.
 type Span = [u64; 4];
@@ -52,8 +42,8 @@ type Span = [u64; 4];
 #[derive(Serialize, Deserialize)]
 pub struct WordSearch {
     /// The configured rules; `None` draws them at every reset (the `-random` id).
-    fixed: Option<Rules>,
-    rules: Rules,
+    fixed: Option<PuzzleRules>,
+    rules: PuzzleRules,
     grid: Vec<Vec<char>>,
     placed: Vec<Placement>,
     /// Cells of found words, shown in brackets.
@@ -69,11 +59,13 @@ pub struct WordSearch {
 fn parse_span(action: &str) -> Option<[PyUint; 4]> {
     boxed_bodies(action)
         .filter_map(|body| {
-            let numbers: Vec<PyUint> = fields(body)?
-                .into_iter()
-                .map(PyUint::parse)
-                .collect::<Option<_>>()?;
-            <[PyUint; 4]>::try_from(numbers).ok()
+            let [a, b, c, d] = fields_array(body)?;
+            Some([
+                PyUint::parse(a)?,
+                PyUint::parse(b)?,
+                PyUint::parse(c)?,
+                PyUint::parse(d)?,
+            ])
         })
         .last()
 }
@@ -107,20 +99,7 @@ impl WordSearch {
 
     /// The grid with numbered rows and columns, found words in brackets.
     fn render(&self) -> String {
-        let header: Vec<String> = (0..self.grid.len()).map(|i| format!("C{i:02}")).collect();
-        let mut lines = vec![format!("   {}", header.join(" "))];
-        for (r, row) in self.grid.iter().enumerate() {
-            let mut line = format!("R{r:02} ");
-            for (c, letter) in row.iter().enumerate() {
-                if self.highlighted[r][c] {
-                    line.push_str(&format!("[{letter}] "));
-                } else {
-                    line.push_str(&format!(" {letter}  "));
-                }
-            }
-            lines.push(line);
-        }
-        lines.join("\n")
+        render_numbered(&self.grid, |r, c| self.highlighted[r][c])
     }
 
     /// The info `suffix` GEM attaches to every observation: the current board.
@@ -133,9 +112,9 @@ impl WordSearch {
         )
     }
 
-    /// A step result carrying the `suffix` info.
-    fn step_result(&self, obs: impl Into<String>, reward: f64) -> Step {
-        Step::new(obs, reward).info("suffix", self.suffix())
+    /// `step` carrying the `suffix` info.
+    fn with_suffix(&self, step: Step) -> Step {
+        step.info("suffix", self.suffix())
     }
 
     /// The first placed word whose ends are exactly the span's, in either order.
@@ -236,32 +215,10 @@ impl Environment for WordSearch {
     }
 
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
-        let settings: Settings = config.parse()?;
-        let fixed = match (settings.hardcore, settings.num_words, settings.max_turns) {
-            (Some(hardcore), Some(words), Some(turns)) => {
-                let num_words = usize::try_from(words)
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or_else(|| Error::bad_config("num_words", "must be at least 1"))?;
-                let max_turns = u64::try_from(turns)
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| Error::bad_config("max_turns", "must be at least 1"))?;
-                Some(Rules {
-                    hardcore,
-                    num_words,
-                    max_turns,
-                })
-            }
-            _ => None,
-        };
+        let fixed = PuzzleRules::configured(&config)?;
         Ok(WordSearch {
             fixed,
-            rules: fixed.unwrap_or(Rules {
-                hardcore: false,
-                num_words: 5,
-                max_turns: 20,
-            }),
+            rules: fixed.unwrap_or(RANDOM_RULES),
             grid: Vec::new(),
             placed: Vec::new(),
             highlighted: Vec::new(),
@@ -272,11 +229,7 @@ impl Environment for WordSearch {
     }
 
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
-        self.rules = self.fixed.unwrap_or_else(|| Rules {
-            hardcore: rng.below(2) == 1,
-            num_words: 5,
-            max_turns: 20,
-        });
+        self.rules = PuzzleRules::fixed_or_drawn(self.fixed, RANDOM_RULES, rng);
         let list = word_list(self.rules.hardcore);
         let mut words: Vec<String> = sample_indices(rng, list.len(), self.rules.num_words)
             .into_iter()
@@ -305,27 +258,19 @@ impl Environment for WordSearch {
             let obs = format!(
                 "At turn {turn}, you did not provide a valid guess in \\boxed{{start_row start_col end_row end_col}} format."
             );
-            return Ok(self
-                .step_result(obs, REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == self.rules.max_turns));
+            return Ok(self.with_suffix(format_error_step(obs, turn, self.rules.max_turns)));
         };
         let span = numbers.each_ref().map(|n| n.value);
         let text = numbers.map(|n| n.text);
         let (obs, reward) = self.judge(span, &text);
         self.attempts.push(span);
-        if self.found.len() == self.placed.len() {
+        let step = if self.found.len() == self.placed.len() {
             let obs = "Congratulations! You completed the Word Search puzzle!";
-            return Ok(self.step_result(obs, reward).terminated());
-        }
-        if turn >= self.rules.max_turns {
-            let obs = "You have reached the maximum number of turns.";
-            return Ok(self
-                .step_result(obs, reward)
-                .terminated()
-                .truncated_if(true));
-        }
-        Ok(self.step_result(obs, reward))
+            Step::new(obs, reward).terminated()
+        } else {
+            move_step(obs, reward, turn, self.rules.max_turns)
+        };
+        Ok(self.with_suffix(step))
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {

@@ -1,8 +1,10 @@
-"""Records reference episodes from GEM's own game into golden.json (see gem_reference.py)."""
-import json, os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gem_reference as ref
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden.json')
+"""Records reference episodes from GEM's own game into golden.json (see benches/gem_reference.py)."""
+import os, sys
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', '..', 'benches'))
+import gem_reference
+ref = gem_reference.load(os.path.join(HERE, '..', 'data'))
+OUT = os.path.join(HERE, 'golden.json')
 E = ref.word_search.WordSearchEnv
 IDS = {'game:WordSearch-v0-easy': dict(num_words=5, max_turns=20, hardcore=False),
        'game:WordSearch-v0-hard': dict(num_words=5, max_turns=20, hardcore=True),
@@ -10,13 +12,7 @@ IDS = {'game:WordSearch-v0-easy': dict(num_words=5, max_turns=20, hardcore=False
 def run(id, seed, actions, **over):
     kw = dict(IDS[id]); kw.update(over)
     env = E(**kw)
-    obs, info = env.reset(seed=seed)
-    steps = []
-    for a in actions:
-        a = a(env) if callable(a) else a
-        o, r, t, tr, i = env.step(a)
-        steps.append([a, o, r, t, tr, i])
-    return dict(id=id, config=over, seed=seed, reset=[obs, info], steps=steps)
+    return gem_reference.record(env, id, over, seed, actions)
 def span(word):
     r, c, d = word
     return r, c
@@ -47,5 +43,4 @@ cases = [
 ]
 for seed in range(20, 40):
     cases.append(run('game:WordSearch-v0-random', seed, [find(0)]))
-json.dump(cases, open(OUT, 'w'), indent=1, ensure_ascii=False)
-print(f"wrote {len(cases)} episodes to {OUT}")
+gem_reference.write(cases, OUT)

@@ -7,29 +7,20 @@
 //!   when the whole word is green (the episode ends);
 //! - at the turn limit the episode ends, truncated.
 
+use geode_sdk::game::{format_error_step, move_step};
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{boxed_bodies, is_space};
-use std::sync::OnceLock;
+use geode_sdk::word_list::{WordList, WordRules};
 
 /// Lowercase common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
-const WORD_DATA: &str = include_str!("../data/basic.txt");
+static WORDS: WordList = WordList::new(include_str!("../data/basic.txt"));
 
 /// The info `suffix` GEM attaches to every observation.
 const SUFFIX: &str = "Enter your guess.";
 
-/// Every shipped word, in file order.
-fn all_words() -> &'static [&'static str] {
-    static WORDS: OnceLock<Vec<&'static str>> = OnceLock::new();
-    WORDS.get_or_init(|| WORD_DATA.lines().filter(|w| !w.is_empty()).collect())
-}
-
 /// The words a game of `length` letters draws from (lowercase alphabetic, as GEM filters them).
 fn words_of_length(length: usize) -> Vec<&'static str> {
-    all_words()
-        .iter()
-        .copied()
-        .filter(|w| w.len() == length && w.bytes().all(|b| b.is_ascii_lowercase()))
-        .collect()
+    WORDS.lowercase_of_length(length)
 }
 
 /// The configuration keys GEM registers for Wordle that its rules use. The third,
@@ -40,19 +31,12 @@ struct Settings {
     max_turns: Option<i64>,
 }
 
-/// Word length and turn limit of one episode.
-#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
-struct Rules {
-    word_length: usize,
-    max_turns: u64,
-}
-
 /// One game of Wordle.
 #[derive(Serialize, Deserialize)]
 pub struct Wordle {
     /// The configured rules; `None` draws them at every reset (the `-random` id).
-    fixed: Option<Rules>,
-    rules: Rules,
+    fixed: Option<WordRules>,
+    rules: WordRules,
     /// The secret word, uppercase.
     secret: String,
     /// Every distinct valid guess so far.
@@ -132,7 +116,7 @@ fn parse_guess(action: &str) -> Option<String> {
 impl Wordle {
     /// The opening observation: GEM's instructions, word for word.
     fn instructions(&self, example: &str) -> String {
-        let Rules {
+        let WordRules {
             word_length,
             max_turns,
         } = self.rules;
@@ -161,9 +145,9 @@ impl Wordle {
         reward
     }
 
-    /// A step result carrying the `suffix` info.
-    fn step_result(obs: impl Into<String>, reward: f64) -> Step {
-        Step::new(obs, reward).info("suffix", SUFFIX)
+    /// `step` carrying the `suffix` info.
+    fn with_suffix(step: Step) -> Step {
+        step.info("suffix", SUFFIX)
     }
 }
 
@@ -200,26 +184,8 @@ impl Environment for Wordle {
 
     fn create(_id: &str, config: Config) -> Result<Self, Error> {
         let settings: Settings = config.parse()?;
-        let fixed = match (settings.word_length, settings.max_turns) {
-            (Some(length), Some(turns)) => {
-                let word_length = usize::try_from(length)
-                    .ok()
-                    .filter(|&n| !words_of_length(n).is_empty())
-                    .ok_or_else(|| {
-                        Error::bad_config("word_length", format!("no {length}-letter words"))
-                    })?;
-                let max_turns = u64::try_from(turns)
-                    .ok()
-                    .filter(|&t| t >= 1)
-                    .ok_or_else(|| Error::bad_config("max_turns", "must be at least 1"))?;
-                Some(Rules {
-                    word_length,
-                    max_turns,
-                })
-            }
-            _ => None,
-        };
-        let rules = fixed.unwrap_or(Rules {
+        let fixed = WordRules::configured(&WORDS, settings.word_length, settings.max_turns)?;
+        let rules = fixed.unwrap_or(WordRules {
             word_length: 5,
             max_turns: 25,
         });
@@ -236,16 +202,12 @@ impl Environment for Wordle {
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error> {
         self.rules = self.fixed.unwrap_or_else(|| {
             let word_length = rng.randint(3, 5) as usize;
-            Rules {
+            WordRules {
                 word_length,
                 max_turns: word_length as u64 * 5,
             }
         });
-        let words = words_of_length(self.rules.word_length);
-        let secret = rng
-            .choice(&words)
-            .ok_or_else(|| Error::Internal("no words of the configured length".into()))?;
-        self.secret = secret.to_ascii_uppercase();
+        self.secret = WORDS.draw_secret(self.rules.word_length, rng)?;
         self.guesses.clear();
         self.greens = vec![false; self.rules.word_length];
         self.turn = 0;
@@ -259,9 +221,11 @@ impl Environment for Wordle {
         let length = self.rules.word_length;
         let Some(guess) = parse_guess(action) else {
             let obs = format!("At turn {turn}, you did not provide a valid guess.");
-            return Ok(Self::step_result(obs, REWARD.format_error)
-                .terminated()
-                .truncated_if(turn == self.rules.max_turns));
+            return Ok(Self::with_suffix(format_error_step(
+                obs,
+                turn,
+                self.rules.max_turns,
+            )));
         };
         let letters: Vec<char> = guess.chars().collect();
         let (obs, reward) = if letters.len() != length {
@@ -286,7 +250,7 @@ impl Environment for Wordle {
                     self.secret
                 );
                 let reward = reward + REWARD.success * 0.5;
-                return Ok(Self::step_result(obs, reward).terminated());
+                return Ok(Self::with_suffix(Step::new(obs, reward).terminated()));
             }
             let obs = format!(
                 "At turn {turn}, you guessed {guess}\nFeedback:\n{guess}\n{}",
@@ -294,13 +258,8 @@ impl Environment for Wordle {
             );
             (obs, reward)
         };
-        if turn >= self.rules.max_turns {
-            let obs = "You have reached the maximum number of turns.";
-            return Ok(Self::step_result(obs, reward)
-                .terminated()
-                .truncated_if(true));
-        }
-        Ok(Self::step_result(obs, reward))
+        let step = move_step(obs, reward, turn, self.rules.max_turns);
+        Ok(Self::with_suffix(step))
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {

@@ -2,23 +2,17 @@
 //! (run on the same word list) that must replay identically; `tests/make_golden.py` records them.
 
 use super::*;
+use geode_sdk::testing;
 use serde_json::Value;
 
 /// A game for `id` with its default configuration, changed by `overrides`.
 fn make(id: &str, overrides: &Value) -> Wordle {
-    let spec = Wordle::specs().into_iter().find(|s| s.id == id).unwrap();
-    let mut config = spec.default_config.as_object().unwrap().clone();
-    for (key, value) in overrides.as_object().unwrap() {
-        config.insert(key.clone(), value.clone());
-    }
-    Wordle::create(id, Config::new(config)).unwrap()
+    testing::make(id, overrides).unwrap()
 }
 
 /// A hard game reset with `seed`, and its generator.
 fn hard(seed: u64) -> (Wordle, Rng) {
-    let mut env = make("game:Wordle-v0-hard", &json!({}));
-    let mut rng = Rng::seeded(seed);
-    env.reset(&mut rng).unwrap();
+    let (env, rng, _) = testing::start("game:Wordle-v0-hard", &json!({}), seed);
     (env, rng)
 }
 
@@ -28,22 +22,7 @@ fn boxed(word: &str) -> String {
 
 #[test]
 fn replays_gem_episodes() {
-    let cases: Vec<Value> = serde_json::from_str(include_str!("../tests/golden.json")).unwrap();
-    for case in cases {
-        let mut env = make(case["id"].as_str().unwrap(), &case["config"]);
-        let mut rng = Rng::seeded(case["seed"].as_u64().unwrap());
-        let reset = env.reset(&mut rng).unwrap();
-        assert_eq!(reset.observation, case["reset"][0].as_str().unwrap());
-        assert_eq!(Value::Object(reset.info.to_map()), case["reset"][1]);
-        for step in case["steps"].as_array().unwrap() {
-            let got = env.step(step[0].as_str().unwrap(), &mut rng).unwrap();
-            assert_eq!(got.observation, step[1].as_str().unwrap(), "{case}");
-            assert!((got.reward - step[2].as_f64().unwrap()).abs() < 1e-12);
-            assert_eq!(got.terminated, step[3].as_bool().unwrap());
-            assert_eq!(got.truncated, step[4].as_bool().unwrap());
-            assert_eq!(Value::Object(got.info.to_map()), step[5]);
-        }
-    }
+    testing::replay_golden::<Wordle>(include_str!("../tests/golden.json"));
 }
 
 #[test]
@@ -102,7 +81,7 @@ fn invalid_guesses_cost_nothing_and_continue() {
 fn format_errors_end_the_episode() {
     let huge = "x".repeat(1 << 20);
     let hostile = "\\boxed{".repeat(150_000);
-    for action in [
+    let actions = [
         "",
         "CRANE",
         "\\boxed{}",
@@ -110,23 +89,19 @@ fn format_errors_end_the_episode() {
         "\\boxed{ab-cd}",
         &huge,
         &hostile,
-    ] {
-        let (mut env, mut rng) = hard(3);
-        let step = env.step(action, &mut rng).unwrap();
-        assert_eq!(
-            step.observation,
-            "At turn 1, you did not provide a valid guess."
-        );
-        assert_eq!(step.reward, -0.1);
-        assert!(step.terminated && !step.truncated);
-    }
+    ];
+    testing::assert_format_errors::<Wordle>(
+        "game:Wordle-v0-hard",
+        3,
+        &actions,
+        "At turn 1, you did not provide a valid guess.",
+    );
 }
 
 #[test]
 fn turn_limit_truncates() {
-    let mut env = make("game:Wordle-v0-easy", &json!({ "max_turns": 2 }));
-    let mut rng = Rng::seeded(4);
-    env.reset(&mut rng).unwrap();
+    let (mut env, mut rng, _) =
+        testing::start::<Wordle>("game:Wordle-v0-easy", &json!({ "max_turns": 2 }), 4);
     let others: Vec<&str> = words_of_length(3)
         .into_iter()
         .filter(|w| w.to_uppercase() != env.secret)
@@ -134,11 +109,7 @@ fn turn_limit_truncates() {
         .collect();
     assert!(!env.step(&boxed(others[0]), &mut rng).unwrap().terminated);
     let last = env.step(&boxed(others[1]), &mut rng).unwrap();
-    assert_eq!(
-        last.observation,
-        "You have reached the maximum number of turns."
-    );
-    assert!(last.terminated && last.truncated);
+    testing::assert_turn_limit(&last);
 }
 
 #[test]
@@ -171,16 +142,10 @@ fn random_actions_are_accepted() {
 
 #[test]
 fn rejects_impossible_configs() {
-    let spec = |over: Value| {
-        let mut config = Wordle::specs()[0]
-            .default_config
-            .as_object()
-            .unwrap()
-            .clone();
-        config.extend(over.as_object().unwrap().clone());
-        Wordle::create("game:Wordle-v0-hard", Config::new(config))
-    };
-    assert!(spec(json!({ "word_length": 40 })).is_err());
-    assert!(spec(json!({ "max_turns": 0 })).is_err());
-    assert!(spec(json!({ "word_length": "five" })).is_err());
+    let bad = [
+        json!({ "word_length": 40 }),
+        json!({ "max_turns": 0 }),
+        json!({ "word_length": "five" }),
+    ];
+    testing::assert_bad_configs::<Wordle>("game:Wordle-v0-hard", &bad);
 }

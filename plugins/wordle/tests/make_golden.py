@@ -1,8 +1,10 @@
-"""Records reference episodes from GEM's own game into golden.json (see gem_reference.py)."""
-import json, os, sys
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gem_reference as ref
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden.json')
+"""Records reference episodes from GEM's own game into golden.json (see benches/gem_reference.py)."""
+import os, sys
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', '..', '..', 'benches'))
+import gem_reference
+ref = gem_reference.load(os.path.join(HERE, '..', 'data'))
+OUT = os.path.join(HERE, 'golden.json')
 W = ref.wordle.WordleEnv
 IDS = {'game:Wordle-v0-hard': dict(word_length=5, max_turns=25),
        'game:Wordle-v0-easy': dict(word_length=3, max_turns=15),
@@ -10,13 +12,7 @@ IDS = {'game:Wordle-v0-hard': dict(word_length=5, max_turns=25),
 def run(id, seed, actions, **over):
     kw = dict(IDS[id]); kw.update(over)
     env = W(only_real_words=True, **kw)
-    obs, info = env.reset(seed=seed)
-    steps = []
-    for a in actions:
-        a = a(env) if callable(a) else a
-        o, r, t, tr, i = env.step(a)
-        steps.append([a, o, r, t, tr, i])
-    return dict(id=id, config=over, seed=seed, reset=[obs, info], steps=steps)
+    return gem_reference.record(env, id, over, seed, actions)
 secret = lambda e: f"I think \\boxed{{{e.secret_word.lower()}}}"
 wrong = lambda k: (lambda e: f"\\boxed{{{[w for w in e.available_words if w.upper() != e.secret_word][k]}}}")
 cases = [
@@ -31,5 +27,4 @@ cases = [
   run('game:Wordle-v0-hard', 9, [secret], max_turns=1),
   run('game:Wordle-v0-easy', 21, [wrong(0), wrong(1), '\\boxed{}'], max_turns=3),
 ]
-json.dump(cases, open(OUT, 'w'), indent=1, ensure_ascii=False)
-print(f"wrote {len(cases)} episodes to {OUT}")
+gem_reference.write(cases, OUT)

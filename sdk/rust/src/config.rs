@@ -73,3 +73,45 @@ impl Config {
         self.0.get(key)
     }
 }
+
+/// `value`, the setting of `key`, as a `T` when it is at least `min`; otherwise the bad-config
+/// error "must be at least {min}" (also when it does not fit in `T`).
+pub fn at_least<T: TryFrom<i64>>(key: &str, value: i64, min: i64) -> Result<T, Error> {
+    Some(value)
+        .filter(|&v| v >= min)
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| Error::bad_config(key, format!("must be at least {min}")))
+}
+
+/// `value`, the setting of `key`, as a `T` when it lies in `low..=high`; otherwise the
+/// bad-config error "must be between {low} and {high}" (also when it does not fit in `T`).
+pub fn between<T: TryFrom<i64>>(key: &str, value: i64, low: i64, high: i64) -> Result<T, Error> {
+    Some(value)
+        .filter(|v| (low..=high).contains(v))
+        .and_then(|v| T::try_from(v).ok())
+        .ok_or_else(|| Error::bad_config(key, format!("must be between {low} and {high}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_name_the_key() {
+        assert_eq!(at_least::<u64>("max_turns", 3, 1), Ok(3));
+        assert_eq!(
+            at_least::<u64>("max_turns", 0, 1),
+            Err(Error::BadConfig(
+                "config key `max_turns`: must be at least 1".into()
+            ))
+        );
+        assert!(at_least::<u64>("max_turns", -5, -10).is_err());
+        assert_eq!(between::<usize>("rows", 100, 1, 100), Ok(100));
+        assert_eq!(
+            between::<usize>("rows", 101, 1, 100),
+            Err(Error::BadConfig(
+                "config key `rows`: must be between 1 and 100".into()
+            ))
+        );
+    }
+}

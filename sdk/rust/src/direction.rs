@@ -68,9 +68,7 @@ impl Direction {
 /// `i`, but lowercasing keeps them non-ASCII, so GEM ends up with a word that names no direction
 /// (`"rıght"`). Such a word comes back as `Err` holding GEM's lowercased text.
 pub fn last_boxed_direction(text: &str) -> Option<Result<Direction, String>> {
-    const OPEN: &str = "\\boxed{";
-    text.rmatch_indices(OPEN)
-        .find_map(|(start, _)| boxed_direction_at(&text[start + OPEN.len()..]))
+    crate::parse::last_boxed_match(text, boxed_direction_at)
 }
 
 /// Matches `word}` at the start of `body` for one of the four directions.

@@ -1,6 +1,7 @@
 //! Errors a plugin reports to the host (as the contract's `env-error`, never as a trap).
 
-use crate::bindings::exports::geode::env::env::EnvError;
+// The one `env-error` type of every world (the tool and wrapper bindings reuse it).
+use crate::bindings::geode::env::types::EnvError;
 
 /// A refusal the host turns into a typed error for the caller.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,6 +45,19 @@ impl From<Error> for EnvError {
             Error::InvalidState(m) => EnvError::InvalidState(m),
             Error::BadState(m) => EnvError::BadState(m),
             Error::Internal(m) => EnvError::Internal(m),
+        }
+    }
+}
+
+/// An error the host reported, e.g. from the env a wrapper wraps.
+impl From<EnvError> for Error {
+    fn from(e: EnvError) -> Self {
+        match e {
+            EnvError::BadConfig(m) => Error::BadConfig(m),
+            EnvError::UnknownId(m) => Error::UnknownId(m),
+            EnvError::InvalidState(m) => Error::InvalidState(m),
+            EnvError::BadState(m) => Error::BadState(m),
+            EnvError::Internal(m) => Error::Internal(m),
         }
     }
 }

@@ -1,4 +1,7 @@
-//! Reward constants shared by text games (GEM's `LanguageGameReward`).
+//! What text games ported from GEM share: the reward table (GEM's `LanguageGameReward`) and the
+//! steps that end an episode on a format error or at the turn limit.
+
+use crate::{Rng, Step};
 
 /// The rewards a text game gives for each kind of event.
 #[derive(Debug, Clone, Copy)]
@@ -23,3 +26,78 @@ pub const REWARD: GameReward = GameReward {
     invalid_action: 0.0,
     format_error: -0.1,
 };
+
+/// GEM's observation when the turn limit ends an episode.
+pub const TURN_LIMIT_REACHED: &str = "You have reached the maximum number of turns.";
+
+/// The step of an action GEM could not parse: `observation` with the format-error reward. It
+/// ends the episode, truncated too when it used the last turn.
+pub fn format_error_step<T: PartialEq>(
+    observation: impl Into<String>,
+    turn: T,
+    max_turns: T,
+) -> Step {
+    Step::new(observation, REWARD.format_error)
+        .terminated()
+        .truncated_if(turn == max_turns)
+}
+
+/// GEM's end at the turn limit: [`TURN_LIMIT_REACHED`] with `reward`, terminated and truncated.
+pub fn turn_limit_step(reward: f64) -> Step {
+    Step::new(TURN_LIMIT_REACHED, reward)
+        .terminated()
+        .truncated_if(true)
+}
+
+/// A move that did not finish the game: `observation` and `reward`, or, from the last turn on,
+/// [`turn_limit_step`] with `reward`.
+pub fn move_step<T: PartialOrd>(
+    observation: impl Into<String>,
+    reward: f64,
+    turn: T,
+    max_turns: T,
+) -> Step {
+    if turn >= max_turns {
+        turn_limit_step(reward)
+    } else {
+        Step::new(observation, reward)
+    }
+}
+
+/// The configured value, or for `-random` ids (`fixed` is `None`) one of `options` drawn with
+/// `random.choice`. `options` must not be empty.
+pub fn fixed_or_choice<T: Copy>(fixed: Option<T>, options: &[T], rng: &mut Rng) -> T {
+    fixed.unwrap_or_else(|| *rng.choice(options).unwrap_or(&options[0]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turn_steps_follow_gem() {
+        let step = format_error_step("bad", 3, 3);
+        assert_eq!(
+            (step.reward, step.terminated, step.truncated),
+            (-0.1, true, true)
+        );
+        assert!(!format_error_step("bad", 2u64, 3).truncated);
+        let step = move_step("moved", 0.5, 2, 3);
+        assert_eq!(step.observation, "moved");
+        assert!(!step.terminated && !step.truncated);
+        let step = move_step("moved", 0.5, 3, 3);
+        assert_eq!(
+            (step.observation.as_str(), step.reward),
+            (TURN_LIMIT_REACHED, 0.5)
+        );
+        assert!(step.terminated && step.truncated);
+    }
+
+    #[test]
+    fn fixed_wins_over_a_draw() {
+        let mut rng = Rng::seeded(1);
+        assert_eq!(fixed_or_choice(Some(9), &[1, 2, 3], &mut rng), 9);
+        assert_eq!(rng.next_u32(), Rng::seeded(1).next_u32());
+        assert!([1, 2, 3].contains(&fixed_or_choice(None, &[1, 2, 3], &mut rng)));
+    }
+}

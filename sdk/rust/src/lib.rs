@@ -35,8 +35,11 @@ mod plugin;
 pub mod pycompat;
 pub mod records;
 pub mod rng;
+#[doc(hidden)]
+pub mod testing;
 pub mod tool;
 pub mod word_grid;
+pub mod word_list;
 pub mod wrapper;
 
 #[doc(hidden)]

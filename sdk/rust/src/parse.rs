@@ -46,6 +46,18 @@ pub fn last_boxed_int(text: &str) -> Option<i64> {
     found
 }
 
+/// What `matcher` makes of the text after the last `\boxed{` of `text` where it matches (gives
+/// `Some`), trying them from the last one back: the last match of a GEM pattern that starts
+/// with `\\boxed\{`. `matcher` sees everything after the brace and decides where its match ends.
+pub fn last_boxed_match<'a, T>(
+    text: &'a str,
+    mut matcher: impl FnMut(&'a str) -> Option<T>,
+) -> Option<T> {
+    const OPEN: &str = "\\boxed{";
+    text.rmatch_indices(OPEN)
+        .find_map(|(at, _)| matcher(&text[at + OPEN.len()..]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -61,6 +73,16 @@ mod tests {
             last_boxed_int("\\boxed{99999999999999999999999}"),
             Some(i64::MAX)
         );
+    }
+
+    #[test]
+    fn boxed_match_takes_the_last_that_matches() {
+        let word = |body: &'static str| body.split_once('}').map(|(w, _)| w);
+        assert_eq!(last_boxed_match("\\boxed{a} \\boxed{b}", word), Some("b"));
+        let digit = |body: &str| body.chars().next().filter(char::is_ascii_digit);
+        assert_eq!(last_boxed_match("\\boxed{7} \\boxed{x}", digit), Some('7'));
+        assert_eq!(last_boxed_match("\\boxed{x", digit), None);
+        assert_eq!(last_boxed_match("", digit), None);
     }
 
     #[test]

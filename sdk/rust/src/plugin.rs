@@ -3,7 +3,7 @@
 use crate::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
-use crate::{Config, Environment, Error, Rng};
+use crate::{Config, Environment, Error, Rng, Spec};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -24,6 +24,22 @@ struct SlotState<E> {
     started: bool,
 }
 
+/// The `plugin-spec` record of every world (the tool and wrapper bindings reuse it).
+impl From<Spec> for PluginSpec {
+    fn from(s: Spec) -> Self {
+        PluginSpec {
+            id: s.id,
+            default_config: s.default_config.to_string(),
+            description: s.description,
+        }
+    }
+}
+
+/// What every world's `describe` returns: the plugin's specs as records.
+pub(crate) fn describe(specs: Vec<Spec>) -> Vec<PluginSpec> {
+    specs.into_iter().map(PluginSpec::from).collect()
+}
+
 fn entropy_seed() -> u64 {
     // WASI randomness is virtualized and seeded by the host per instance, so this replays too.
     getrandom::u64().unwrap_or(0x9e37_79b9_7f4a_7c15)
@@ -33,14 +49,7 @@ impl<E: Environment> Guest for Plugin<E> {
     type Instance = Slot<E>;
 
     fn describe() -> Vec<PluginSpec> {
-        E::specs()
-            .into_iter()
-            .map(|s| PluginSpec {
-                id: s.id,
-                default_config: s.default_config.to_string(),
-                description: s.description,
-            })
-            .collect()
+        describe(E::specs())
     }
 
     fn create(id: String, config: String) -> Result<Instance, EnvError> {

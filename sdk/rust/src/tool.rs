@@ -12,6 +12,8 @@ pub mod bindings {
         pub_export_macro: true,
         export_macro_name: "export_tool_plugin",
         default_bindings_module: "geode_sdk::tool::bindings",
+        // One `env-error` and `plugin-spec` for every world, so one conversion serves them all.
+        with: { "geode:env/types@0.1.0": crate::bindings::geode::env::types },
         generate_all,
     });
 }
@@ -68,35 +70,16 @@ pub struct Exports<T>(PhantomData<T>);
 #[doc(hidden)]
 pub struct Held<T>(RefCell<T>);
 
-fn to_wit(e: Error) -> EnvError {
-    match e {
-        Error::BadConfig(m) => EnvError::BadConfig(m),
-        Error::UnknownId(m) => EnvError::UnknownId(m),
-        Error::InvalidState(m) => EnvError::InvalidState(m),
-        Error::BadState(m) => EnvError::BadState(m),
-        Error::Internal(m) => EnvError::Internal(m),
-    }
-}
-
 impl<T: ToolPlugin> Guest for Exports<T> {
     type Instance = Held<T>;
 
     fn describe() -> Vec<PluginSpec> {
-        T::specs()
-            .into_iter()
-            .map(|s| PluginSpec {
-                id: s.id,
-                default_config: s.default_config.to_string(),
-                description: s.description,
-            })
-            .collect()
+        crate::plugin::describe(T::specs())
     }
 
     fn create(id: String, config: String) -> Result<Instance, EnvError> {
-        let config = Config::from_json(&config).map_err(to_wit)?;
-        Ok(Instance::new(Held(RefCell::new(
-            T::create(&id, config).map_err(to_wit)?,
-        ))))
+        let config = Config::from_json(&config)?;
+        Ok(Instance::new(Held(RefCell::new(T::create(&id, config)?))))
     }
 }
 
@@ -106,7 +89,7 @@ impl<T: ToolPlugin> GuestInstance for Held<T> {
     }
 
     fn execute(&self, action: String) -> Result<Option<ToolResult>, EnvError> {
-        let out = self.0.borrow_mut().execute(&action).map_err(to_wit)?;
+        let out = self.0.borrow_mut().execute(&action)?;
         Ok(out.map(|o| ToolResult {
             observation: o.observation,
             has_error: o.has_error,

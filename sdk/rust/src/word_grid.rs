@@ -1,7 +1,8 @@
 //! Laying words out across and down on a square grid, drawing randomness exactly like the
-//! builder GEM's WordSearch and Crosswords share (adapted there from TextArena).
+//! builder GEM's WordSearch and Crosswords share (adapted there from TextArena), and printing
+//! such grids the way those games print them.
 
-use crate::Rng;
+use crate::{Config, Error, Rng};
 use serde::{Deserialize, Serialize};
 
 /// The character of a cell no word covers.
@@ -210,9 +211,111 @@ impl Layout {
     }
 }
 
+/// The settings GEM's WordSearch and Crosswords share: the word list, how many words to hide,
+/// and the turn limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleRules {
+    /// Words come from the hard list.
+    pub hardcore: bool,
+    /// How many words are drawn.
+    pub num_words: usize,
+    /// Turns before the episode is cut short.
+    pub max_turns: u64,
+}
+
+impl PuzzleRules {
+    /// The rules set by the `hardcore`, `num_words` and `max_turns` keys of `config`, or `None`
+    /// when any of them is null (the `-random` ids, which draw them at every reset).
+    pub fn configured(config: &Config) -> Result<Option<PuzzleRules>, Error> {
+        /// The configuration keys GEM registers for both games.
+        #[derive(Deserialize)]
+        struct Settings {
+            hardcore: Option<bool>,
+            num_words: Option<i64>,
+            max_turns: Option<i64>,
+        }
+        let settings: Settings = config.parse()?;
+        Ok(
+            match (settings.hardcore, settings.num_words, settings.max_turns) {
+                (Some(hardcore), Some(words), Some(turns)) => Some(PuzzleRules {
+                    hardcore,
+                    num_words: crate::config::at_least("num_words", words, 1)?,
+                    max_turns: crate::config::at_least("max_turns", turns, 1)?,
+                }),
+                _ => None,
+            },
+        )
+    }
+
+    /// The rules of the next episode: `fixed`, or else `random` with the word list drawn by a
+    /// coin flip, as GEM's `-random` ids draw it.
+    pub fn fixed_or_drawn(fixed: Option<PuzzleRules>, random: PuzzleRules, rng: &mut Rng) -> Self {
+        fixed.unwrap_or_else(|| PuzzleRules {
+            hardcore: rng.below(2) == 1,
+            ..random
+        })
+    }
+}
+
+/// GEM's column header for `n` columns: `C00 C01 ...`, separated by spaces.
+pub fn column_header(n: usize) -> String {
+    let labels: Vec<String> = (0..n).map(|i| format!("C{i:02}")).collect();
+    labels.join(" ")
+}
+
+/// A square grid with numbered rows and columns, as GEM's WordSearch and Crosswords print it;
+/// the cells where `marked(row, col)` holds are shown in brackets.
+pub fn render_numbered(grid: &[Vec<char>], marked: impl Fn(usize, usize) -> bool) -> String {
+    let mut lines = vec![format!("   {}", column_header(grid.len()))];
+    for (r, row) in grid.iter().enumerate() {
+        let mut line = format!("R{r:02} ");
+        for (c, letter) in row.iter().enumerate() {
+            if marked(r, c) {
+                line.push_str(&format!("[{letter}] "));
+            } else {
+                line.push_str(&format!(" {letter}  "));
+            }
+        }
+        lines.push(line);
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn puzzle_rules_from_config() {
+        let config = |value: serde_json::Value| Config::new(value.as_object().unwrap().clone());
+        let rules = PuzzleRules::configured(&config(
+            serde_json::json!({"hardcore": true, "num_words": 4, "max_turns": 9}),
+        ));
+        let expected = PuzzleRules {
+            hardcore: true,
+            num_words: 4,
+            max_turns: 9,
+        };
+        assert_eq!(rules, Ok(Some(expected)));
+        let random = serde_json::json!({"hardcore": null, "num_words": 4, "max_turns": 9});
+        assert_eq!(PuzzleRules::configured(&config(random)), Ok(None));
+        let bad = serde_json::json!({"hardcore": false, "num_words": 0, "max_turns": 9});
+        assert!(PuzzleRules::configured(&config(bad)).is_err());
+        let bad = serde_json::json!({"hardcore": "yes", "num_words": 1, "max_turns": 9});
+        assert!(PuzzleRules::configured(&config(bad)).is_err());
+        let drawn = PuzzleRules::fixed_or_drawn(None, expected, &mut Rng::seeded(3));
+        assert_eq!((drawn.num_words, drawn.max_turns), (4, 9));
+    }
+
+    #[test]
+    fn renders_numbered_rows_and_columns() {
+        assert_eq!(column_header(3), "C00 C01 C02");
+        let grid = vec![vec!['A', 'B'], vec!['.', 'C']];
+        assert_eq!(
+            render_numbered(&grid, |r, c| (r, c) == (1, 1)),
+            "   C00 C01\nR00  A   B  \nR01  .  [C] "
+        );
+    }
 
     fn words(list: &[&str]) -> Vec<String> {
         list.iter().map(|w| w.to_string()).collect()

@@ -13,6 +13,8 @@ pub mod bindings {
         pub_export_macro: true,
         export_macro_name: "export_wrapper_plugin",
         default_bindings_module: "geode_sdk::wrapper::bindings",
+        // One `env-error` and `plugin-spec` for every world, so one conversion serves them all.
+        with: { "geode:env/types@0.1.0": crate::bindings::geode::env::types },
         generate_all,
     });
 }
@@ -29,20 +31,10 @@ fn parse_info(text: &str) -> Info {
     Info::from_json(text.to_owned())
 }
 
-fn from_wit(e: inner::EnvError) -> Error {
-    match e {
-        inner::EnvError::BadConfig(m) => Error::BadConfig(m),
-        inner::EnvError::UnknownId(m) => Error::UnknownId(m),
-        inner::EnvError::InvalidState(m) => Error::InvalidState(m),
-        inner::EnvError::BadState(m) => Error::BadState(m),
-        inner::EnvError::Internal(m) => Error::Internal(m),
-    }
-}
-
 impl Inner {
     /// Resets the wrapped env.
     pub fn reset(&mut self, seed: Option<u64>) -> Result<Reset, Error> {
-        let out = inner::reset(seed).map_err(from_wit)?;
+        let out = inner::reset(seed)?;
         Ok(Reset {
             info: parse_info(&out.info),
             observation: out.observation,
@@ -51,7 +43,7 @@ impl Inner {
 
     /// Steps the wrapped env.
     pub fn step(&mut self, action: &str) -> Result<Step, Error> {
-        let out = inner::step(action).map_err(from_wit)?;
+        let out = inner::step(action)?;
         Ok(Step {
             info: parse_info(&out.info),
             observation: out.observation,
@@ -63,7 +55,7 @@ impl Inner {
 
     /// A random action of the wrapped env.
     pub fn sample_random_action(&mut self) -> Result<String, Error> {
-        inner::sample_random_action().map_err(from_wit)
+        inner::sample_random_action().map_err(Error::from)
     }
 }
 
@@ -109,45 +101,22 @@ pub struct Exports<W>(PhantomData<W>);
 #[doc(hidden)]
 pub struct Held<W>(RefCell<W>);
 
-fn to_wit(e: Error) -> EnvError {
-    match e {
-        Error::BadConfig(m) => EnvError::BadConfig(m),
-        Error::UnknownId(m) => EnvError::UnknownId(m),
-        Error::InvalidState(m) => EnvError::InvalidState(m),
-        Error::BadState(m) => EnvError::BadState(m),
-        Error::Internal(m) => EnvError::Internal(m),
-    }
-}
-
 impl<W: WrapperPlugin> Guest for Exports<W> {
     type Instance = Held<W>;
 
     fn describe() -> Vec<PluginSpec> {
-        W::specs()
-            .into_iter()
-            .map(|s| PluginSpec {
-                id: s.id,
-                default_config: s.default_config.to_string(),
-                description: s.description,
-            })
-            .collect()
+        crate::plugin::describe(W::specs())
     }
 
     fn create(id: String, config: String) -> Result<Instance, EnvError> {
-        let config = Config::from_json(&config).map_err(to_wit)?;
-        Ok(Instance::new(Held(RefCell::new(
-            W::create(&id, config).map_err(to_wit)?,
-        ))))
+        let config = Config::from_json(&config)?;
+        Ok(Instance::new(Held(RefCell::new(W::create(&id, config)?))))
     }
 }
 
 impl<W: WrapperPlugin> GuestInstance for Held<W> {
     fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
-        let out = self
-            .0
-            .borrow_mut()
-            .reset(&mut Inner(()), seed)
-            .map_err(to_wit)?;
+        let out = self.0.borrow_mut().reset(&mut Inner(()), seed)?;
         Ok(ResetResult {
             info: out.info.into_json(),
             observation: out.observation,
@@ -155,11 +124,7 @@ impl<W: WrapperPlugin> GuestInstance for Held<W> {
     }
 
     fn step(&self, action: String) -> Result<StepResult, EnvError> {
-        let out = self
-            .0
-            .borrow_mut()
-            .step(&mut Inner(()), &action)
-            .map_err(to_wit)?;
+        let out = self.0.borrow_mut().step(&mut Inner(()), &action)?;
         Ok(StepResult {
             info: out.info.into_json(),
             observation: out.observation,
@@ -173,6 +138,6 @@ impl<W: WrapperPlugin> GuestInstance for Held<W> {
         self.0
             .borrow_mut()
             .sample_random_action(&mut Inner(()))
-            .map_err(to_wit)
+            .map_err(EnvError::from)
     }
 }
