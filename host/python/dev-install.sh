@@ -18,9 +18,11 @@ if ! "$PY" -c "import maturin, numpy, pytest" 2>/dev/null; then
 fi
 
 rm -rf "$WHEELS"
-(
-    cd "$ROOT"
-    CARGO_TARGET_DIR="$ROOT/target" "$VENV/bin/maturin" build --release --quiet \
-        -m host/python/Cargo.toml -i "$PY" -o "$WHEELS" >/dev/null
-)
+LOG="$ROOT/target/py-build.log"
+if ! (cd "$ROOT" && CARGO_TARGET_DIR="$ROOT/target" "$VENV/bin/maturin" build --release \
+        -m host/python/Cargo.toml -i "$PY" -o "$WHEELS") >"$LOG" 2>&1; then
+    cat "$LOG" >&2
+    echo "dev-install.sh: building the geode wheel failed (log: $LOG)" >&2
+    exit 1
+fi
 "$PY" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$WHEELS"/geode-*.whl

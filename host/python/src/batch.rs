@@ -6,7 +6,7 @@ use crate::errors;
 use geode_runtime::vector::{Completed, SlotStep};
 use geode_runtime::{Error, Info, VectorStep};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 /// The result of one slot.
 pub struct Row {
@@ -83,6 +83,25 @@ pub fn rows_of_completed(done: Vec<Completed>) -> Vec<Row> {
         .collect()
 }
 
+/// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
+/// mostly return the same info, and a dict copy is cheaper than parsing).
+struct InfoCache<'py> {
+    last: Option<(String, Bound<'py, PyDict>)>,
+}
+
+impl<'py> InfoCache<'py> {
+    fn get(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+        if let Some((json, dict)) = &self.last
+            && json == info.as_json()
+        {
+            return dict.copy();
+        }
+        let dict = info_to_py(py, info)?;
+        self.last = Some((info.as_json().to_owned(), dict.copy()?));
+        Ok(dict)
+    }
+}
+
 /// `(indices, observations, rewards, terminated, truncated, infos, final_observations,
 /// final_infos, errors)`: lists; the last three are `None` when no row has one.
 pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
@@ -98,13 +117,14 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
     let finals_obs = PyList::empty(py);
     let finals_info = PyList::empty(py);
     let errs = PyList::empty(py);
+    let mut cache = InfoCache { last: None };
     for row in rows {
         indices.push(row.index);
         rewards.push(row.reward);
         terminated.push(row.terminated);
         truncated.push(row.truncated);
         observations.append(row.observation)?;
-        infos.append(info_to_py(py, &row.info)?)?;
+        infos.append(cache.get(py, &row.info)?)?;
         if any_final {
             finals_obs.append(row.final_observation)?;
             match &row.final_info {

@@ -3,6 +3,7 @@
 //! and GEM's synchronous `step`/`reset` on top of them.
 
 use crate::batch::{Row, row_to_py, rows_of_completed, rows_to_py};
+use crate::bridge::Steps;
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::vector::{mode_name, resets_to_py};
 use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result};
@@ -22,6 +23,8 @@ pub struct PyAsyncPool {
     outstanding: AtomicUsize,
     /// Held by the synchronous `step`/`reset`, which own the queue while they run.
     batch: Mutex<()>,
+    /// Steps started by `step_one`, by token, until the asyncio loop collects them.
+    steps: Steps<Result<Row>>,
 }
 
 impl PyAsyncPool {
@@ -42,6 +45,12 @@ impl PyAsyncPool {
             mode,
             outstanding: AtomicUsize::new(0),
             batch: Mutex::new(()),
+            steps: Steps::new().map_err(|e| {
+                errors::to_py(
+                    py,
+                    &Error::Internal(format!("cannot create the async wake-up socket: {e}")),
+                )
+            })?,
         })
     }
 
@@ -188,24 +197,33 @@ impl PyAsyncPool {
         resets_to_py(py, observations, &infos)
     }
 
-    /// Starts a step of slot `index` and calls `callback(ok, result)` from the bridge thread
-    /// when it is done: `result` is the slot's 8-tuple, or the exception when the step could
-    /// not start (`ok` False). The result does not go through `recv`.
-    fn step_one(&self, index: usize, action: String, callback: Py<PyAny>) {
+    /// Starts a step of slot `index` under `token`; when it is done `wakeup_fd` becomes readable
+    /// and `drain` returns it. The result does not go through `recv`.
+    fn step_one(&self, index: usize, action: String, token: u64) {
         let pool = self.pool.clone();
-        crate::bridge::spawn(async move {
-            let result = pool.step_one(index, action).await;
-            Python::try_attach(|py| {
-                let delivered = match result {
-                    Ok(step) => row_to_py(py, Row::from_slot(index, step))
-                        .and_then(|row| callback.call1(py, (true, row))),
-                    Err(error) => callback.call1(py, (false, errors::exception(py, &error))),
-                };
-                if let Err(e) = delivered {
-                    e.write_unraisable(py, None);
-                }
-            });
+        self.steps.start(token, async move {
+            let step = pool.step_one(index, action).await?;
+            Ok(Row::from_slot(index, step))
         });
+    }
+
+    /// Every finished `step_one` result: `(token, ok, result)` tuples, `result` being the slot's
+    /// 8-tuple, or the exception when the step could not start (`ok` False).
+    fn drain<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.steps
+            .collect()
+            .into_iter()
+            .map(|(token, result)| match result {
+                Ok(row) => (token, true, row_to_py(py, row)?).into_pyobject(py),
+                Err(error) => (token, false, errors::exception(py, &error)).into_pyobject(py),
+            })
+            .collect()
+    }
+
+    /// The file descriptor that becomes readable when `step_one` results are waiting.
+    #[getter]
+    fn wakeup_fd(&self) -> i32 {
+        self.steps.fd()
     }
 
     /// Whether slot `index` has a step or reset in flight.

@@ -3,6 +3,8 @@ with ``async_mode``, the ``AsyncPool``). Stepping releases the GIL; this class a
 types, first-reset seeding, chat-template layers and the error policy."""
 
 import asyncio
+import itertools
+from collections import deque
 from typing import Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -14,13 +16,11 @@ from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
 _RESET = object()  # marks a slot whose pending job is a reset
 
 
-def _resolve(future: asyncio.Future, ok: bool, result) -> None:
-    if future.cancelled():
-        return
-    if ok:
-        future.set_result(result)
-    else:
-        future.set_exception(result)
+class _Closed:
+    """Stands in for the native object of a closed vector env."""
+
+    def __getattr__(self, name):
+        raise InvalidStateError("the vector env is closed")
 
 
 class NativeVectorEnv(VectorEnv):
@@ -44,7 +44,10 @@ class NativeVectorEnv(VectorEnv):
         self._chat_layers = list(chat_layers)
         self._histories = self._new_histories()
         self._ended = [False] * self.num_envs
-        self._pending: Dict[int, object] = {}
+        self._pending: Dict[int, deque] = {}  # actions sent per slot, oldest first
+        self._futures: Dict[int, tuple] = {}  # step_async token -> (future, index, action)
+        self._tokens = itertools.count()
+        self._reader_loop = None  # the asyncio loop watching the pool's wake-up fd
         self.on_error = on_error
         self.final_observations: List[Optional[str]] = []
         self.final_infos: List[Optional[dict]] = []
@@ -64,6 +67,7 @@ class NativeVectorEnv(VectorEnv):
     def autoreset_mode(self, value) -> None:
         mode = autoreset_mode(value)
         if mode != self._mode:
+            self._unwatch()
             self._raw = self._build(mode.value)
             self._mode = mode
             self._histories = self._new_histories()
@@ -126,6 +130,17 @@ class NativeVectorEnv(VectorEnv):
 
     def _finish(self, raw, actions: Sequence):
         """GEM's return values from a raw native batch, after chat layers and error policy."""
+        obs, rewards, terms, truncs, infos = self._postprocess(raw, actions)
+        return (
+            obs,
+            np.array(rewards, dtype=np.float64),
+            np.array(terms, dtype=np.bool_),
+            np.array(truncs, dtype=np.bool_),
+            infos,
+        )
+
+    def _postprocess(self, raw, actions: Sequence):
+        """Chat layers, error infos, final observations and the error policy, on lists."""
         indices, obs, rewards, terms, truncs, infos, fobs, finfos, errs = raw
         n = len(indices)
         fobs = fobs if fobs is not None else [None] * n
@@ -144,13 +159,7 @@ class NativeVectorEnv(VectorEnv):
         self.errors = errs if errs is not None else [None] * n
         if errs is not None and self.on_error == "raise":
             raise next(e for e in errs if e is not None)
-        return (
-            obs,
-            np.array(rewards, dtype=np.float64),
-            np.array(terms, dtype=np.bool_),
-            np.array(truncs, dtype=np.bool_),
-            infos,
-        )
+        return obs, rewards, terms, truncs, infos
 
     def _transform(self, i, action, obs, info, fobs, finfo, err):
         """Chat layers for one slot: (observation, final observation)."""
@@ -188,7 +197,7 @@ class NativeVectorEnv(VectorEnv):
                 raise InvalidArgumentError(f"{len(indices)} indices but {len(actions)} actions")
         pool.send(pairs)
         for i, a in pairs:
-            self._pending[i] = a
+            self._pending.setdefault(i, deque()).append(a)
 
     def send_reset(self, indices: Sequence[int], seeds: Optional[Sequence[Optional[int]]] = None) -> None:
         """Starts resets of ``indices`` (with ``seeds``); results come back through ``recv``."""
@@ -196,7 +205,7 @@ class NativeVectorEnv(VectorEnv):
         idx = [int(i) for i in indices]
         pool.send_reset(list(zip(idx, self._seeds_for(idx, seeds))))
         for i in idx:
-            self._pending[i] = _RESET
+            self._pending.setdefault(i, deque()).append(_RESET)
 
     def recv(self, min_batch: int = 1, timeout: Optional[float] = None):
         """Waits until ``min_batch`` results are ready (or ``timeout`` seconds pass) and returns
@@ -204,30 +213,61 @@ class NativeVectorEnv(VectorEnv):
         indices as a numpy array. Resets sent with ``send_reset`` come back with reward 0."""
         raw = self._pool().recv(min_batch, timeout)
         indices = raw[0]
-        actions = [self._pending.pop(i, "") for i in indices]
+        actions = [self._pending[i].popleft() if self._pending.get(i) else "" for i in indices]
         obs, rewards, terms, truncs, infos = self._finish(raw, actions)
         return np.array(indices, dtype=np.int64), obs, rewards, terms, truncs, infos
 
     async def step_async(self, index: int, action: str):
         """Steps env ``index`` and awaits only its result: ``(observation, reward, terminated,
         truncated, info)``. Many episodes can await at once (``asyncio.gather``); each moves at
-        its own pace on the pool's worker threads."""
+        its own pace on the pool's worker threads, and the event loop never blocks."""
         pool = self._pool()
         loop = asyncio.get_running_loop()
+        self._watch(loop)
+        token = next(self._tokens)
         future = loop.create_future()
+        self._futures[token] = (future, int(index), action)
+        pool.step_one(int(index), action, token)
+        try:
+            return await future
+        finally:
+            self._futures.pop(token, None)
 
-        def done(ok, result):
+    def _watch(self, loop) -> None:
+        """Has ``loop`` call ``_deliver`` when step_async results are waiting."""
+        if self._reader_loop is not loop:
+            self._unwatch()
+            loop.add_reader(self._raw.wakeup_fd, self._deliver)
+            self._reader_loop = loop
+
+    def _unwatch(self) -> None:
+        loop, self._reader_loop = self._reader_loop, None
+        if loop is not None and not loop.is_closed():
+            loop.remove_reader(self._raw.wakeup_fd)
+
+    def _deliver(self) -> None:
+        """Resolves the futures of every finished step_async (runs on the event loop)."""
+        for token, ok, result in self._raw.drain():
+            entry = self._futures.pop(token, None)
+            if entry is None:
+                continue
+            future, index, action = entry
+            if not ok:
+                if not future.cancelled():
+                    future.set_exception(result)
+                continue
+            obs, reward, term, trunc, info, fobs, finfo, err = result
+            raw = ([index], [obs], [reward], [term], [trunc], [info], [fobs], [finfo],
+                   [err] if err is not None else None)
             try:
-                loop.call_soon_threadsafe(_resolve, future, ok, result)
-            except RuntimeError:
-                pass  # the loop is closed: nobody is waiting any more
-
-        pool.step_one(int(index), action, done)
-        obs, reward, term, trunc, info, fobs, finfo, err = await future
-        errs = [err] if err is not None else None
-        raw = ([index], [obs], [reward], [term], [trunc], [info], [fobs], [finfo], errs)
-        obs, rewards, terms, truncs, infos = self._finish(raw, [action])
-        return obs[0], float(rewards[0]), bool(terms[0]), bool(truncs[0]), infos[0]
+                obs, rewards, terms, truncs, infos = self._postprocess(raw, [action])
+                value = (obs[0], rewards[0], terms[0], truncs[0], infos[0])
+            except Exception as e:  # on_error="raise", or a chat template that failed
+                if not future.cancelled():
+                    future.set_exception(e)
+                continue
+            if not future.cancelled():
+                future.set_result(value)
 
     @property
     def pending(self) -> int:
@@ -235,10 +275,11 @@ class NativeVectorEnv(VectorEnv):
         return self._raw.pending if self.async_mode else 0
 
     def close(self) -> None:
-        """Frees the envs."""
-        close = getattr(self._raw, "close", None)
-        if close is not None:
-            close()
+        """Frees the envs (and the pool's threads); later calls raise ``InvalidStateError``."""
+        self._unwatch()
+        raw, self._raw = self._raw, _Closed()
+        if isinstance(raw, _geode.VectorEnv):
+            raw.close()
 
     def __repr__(self) -> str:
         kind = "async" if self.async_mode else "sync"

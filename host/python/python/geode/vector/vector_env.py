@@ -45,4 +45,5 @@ class VectorEnv(Env):
     env_ids: Sequence[str]
 
     def sample_random_action(self) -> Any:
+        """Not defined for vector envs (sample from single envs)."""
         raise NotImplementedError("sample actions from the single envs")

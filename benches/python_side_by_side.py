@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""geode's Python package next to GEM, both driven from Python, on GuessTheNumber-hard.
+
+The same runner (pre-generated random actions, SameStep autoreset) times GEM's SyncVectorEnv /
+AsyncVectorEnv (pip `gem-llm`, in the venv of `gem_side_by_side.py`) and geode's
+`make_vec(...)` sync and async (`import geode as gem`, from target/py-venv), plus geode's
+EnvPool-style `send`/`recv` and per-episode `await step_async` under asyncio.
+
+    python3 benches/python_side_by_side.py [--envs 16,64,256] [--seconds 3]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gem_side_by_side import ENV_ID, ROOT, ensure_gem  # noqa: E402
+
+GEODE_PYTHON = ROOT / "target" / "py-venv" / "bin" / "python"
+
+RUNNER = r"""
+import asyncio, importlib, json, random, sys, time, types
+sys.modules.setdefault("requests", types.ModuleType("requests"))
+module, env_id, n, seconds, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+gem = importlib.import_module(module)
+rng = random.Random(1234)
+batches = [["\\boxed{%d}" % rng.randint(1, 50) for _ in range(n)] for _ in range(64)]
+vec = gem.make_vec([env_id] * n, async_mode=mode != "sync", seed=0)
+vec.reset(seed=0)
+
+def timed(loop):
+    loop(0.2)  # warm up
+    start = time.perf_counter()
+    steps = loop(seconds)
+    return steps / (time.perf_counter() - start)
+
+def step_loop(duration):
+    steps, i, end = 0, 0, time.perf_counter() + duration
+    while time.perf_counter() < end:
+        vec.step(batches[i % 64])
+        steps, i = steps + n, i + 1
+    return steps
+
+def send_recv_loop(duration):
+    steps, i, end = 0, 0, time.perf_counter() + duration
+    vec.send(list(range(n)), batches[0])
+    while time.perf_counter() < end:
+        indices = vec.recv(max(1, n // 4))[0]
+        steps += len(indices)
+        vec.send(indices, [batches[i % 64][j] for j in indices])
+        i += 1
+    while vec.pending:
+        steps += len(vec.recv(vec.pending)[0])
+    return steps
+
+def step_async_loop(duration):
+    end = time.perf_counter() + duration
+    async def episode(j):
+        steps, i = 0, j
+        while time.perf_counter() < end:
+            await vec.step_async(j, batches[i % 64][j])
+            steps, i = steps + 1, i + 1
+        return steps
+    async def main():
+        return sum(await asyncio.gather(*(episode(j) for j in range(n))))
+    return asyncio.run(main())
+
+loop = {"sync": step_loop, "async": step_loop, "send_recv": send_recv_loop, "step_async": step_async_loop}[mode]
+print(json.dumps({"rate": timed(loop)}))
+"""
+
+
+def ensure_geode() -> Path:
+    """target/py-venv with geode installed (built by host/python/dev-install.sh when missing)."""
+    probe = [str(GEODE_PYTHON), "-c", "import geode"]
+    if not GEODE_PYTHON.exists() or subprocess.run(probe, capture_output=True).returncode != 0:
+        subprocess.run(["bash", str(ROOT / "host/python/dev-install.sh")], check=True)
+    return GEODE_PYTHON
+
+
+def rate(python: Path, module: str, n: int, seconds: float, mode: str) -> float:
+    out = subprocess.run(
+        [str(python), "-c", RUNNER, module, ENV_ID, str(n), str(seconds), mode],
+        capture_output=True, text=True, check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--envs", default="16,64,256")
+    parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per cell")
+    args = parser.parse_args()
+    envs = [int(x) for x in args.envs.split(",")]
+
+    gem_python, geode_python = ensure_gem(), ensure_geode()
+    print(f"{ENV_ID}, SameStep autoreset, random actions, steps/s through Python, {os.cpu_count()} cores")
+    header = ("envs", "GEM sync", "geode sync", "ratio", "GEM async", "geode async", "ratio",
+              "geode send/recv", "geode step_async")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for n in envs:
+        gem_sync = rate(gem_python, "gem", n, args.seconds, "sync")
+        gem_async = rate(gem_python, "gem", n, args.seconds, "async")
+        geode_sync = rate(geode_python, "geode", n, args.seconds, "sync")
+        geode_async = rate(geode_python, "geode", n, args.seconds, "async")
+        send_recv = rate(geode_python, "geode", n, args.seconds, "send_recv")
+        step_async = rate(geode_python, "geode", n, args.seconds, "step_async")
+        cells = [
+            str(n), f"{gem_sync:,.0f}", f"{geode_sync:,.0f}", f"{geode_sync / gem_sync:.1f}x",
+            f"{gem_async:,.0f}", f"{geode_async:,.0f}", f"{geode_async / gem_async:.1f}x",
+            f"{send_recv:,.0f}", f"{step_async:,.0f}",
+        ]
+        print("| " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""Vector envs: GEM's return types, seeding, each autoreset mode, partial steps, chat layers."""
+
+import numpy as np
+import pytest
+
+EASY = "game:GuessTheNumber-v0-easy"  # 1..10 within 4 turns
+BAD = "no guess here"  # a format error ends a GuessTheNumber episode at once
+
+
+@pytest.fixture(params=[False, True], ids=["sync", "async"])
+def async_mode(request):
+    return request.param
+
+
+def test_types_and_seeds(gem, async_mode):
+    vec = gem.make_vec([EASY] * 3, async_mode=async_mode, seed=10)
+    obs, infos = vec.reset()
+    assert vec.num_envs == 3 and len(obs) == 3 and infos[0] == {"suffix": "Enter your next guess."}
+    single = gem.make(EASY)
+    expected = []
+    for i in range(3):  # env i's first reset uses seed + i
+        single.reset(seed=10 + i)
+        expected.append(single.step("\\boxed{5}")[0])
+    obs, rewards, terminations, truncations, infos = vec.step(["\\boxed{5}"] * 3)
+    assert obs == expected
+    assert rewards.dtype == np.float64 and rewards.shape == (3,)
+    assert terminations.dtype == np.bool_ and truncations.dtype == np.bool_
+    assert isinstance(infos, list) and all(isinstance(i, dict) for i in infos)
+
+
+def test_same_step(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode)
+    assert vec.autoreset_mode == gem.AutoresetMode.SAME_STEP
+    vec.reset(seed=0)
+    obs, rewards, terminations, _, _ = vec.step([BAD, "\\boxed{1}"])
+    assert terminations[0] and rewards[0] < 0
+    assert obs[0].startswith("You are playing")  # already the next episode's first observation
+    assert "did not provide a valid guess" in vec.final_observations[0]
+    assert vec.final_observations[1] is None
+    obs, rewards, terminations, _, _ = vec.step(["\\boxed{2}", "\\boxed{2}"])
+    assert "At turn 1" in obs[0]
+
+
+def test_next_step(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode, autoreset_mode="NextStep")
+    vec.reset(seed=0)
+    obs, rewards, terminations, _, _ = vec.step([BAD, "\\boxed{1}"])
+    assert terminations[0] and "did not provide a valid guess" in obs[0]
+    obs, rewards, terminations, truncations, _ = vec.step(["ignored", "\\boxed{2}"])
+    assert obs[0].startswith("You are playing") and rewards[0] == 0.0
+    assert not terminations[0] and not truncations[0]
+    assert "At turn 2" in obs[1]
+
+
+def test_disabled(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode, autoreset_mode=gem.AutoresetMode.DISABLED)
+    vec.reset(seed=0)
+    _, _, terminations, _, _ = vec.step([BAD, "\\boxed{1}"])
+    assert terminations[0]
+    _, _, _, _, infos = vec.step(["\\boxed{1}", "\\boxed{2}"])
+    assert infos[0]["error_type"] == "InvalidStateError" and "autoreset is disabled" in infos[0]["error"]
+    assert isinstance(vec.errors[0], gem.InvalidStateError) and vec.errors[1] is None
+    obs, _ = vec.reset(indices=[0])
+    assert len(obs) == 1 and obs[0].startswith("You are playing")
+    obs, *_ = vec.step({0: "\\boxed{3}"})
+    assert "At turn 1" in obs[0]
+
+
+def test_mode_can_be_assigned(gem):
+    vec = gem.make_vec([EASY] * 2)
+    vec.autoreset_mode = "NextStep"  # GEM code sets the attribute; geode rebuilds the slots
+    vec.reset(seed=0)
+    obs, *_ = vec.step([BAD, BAD])
+    assert all("did not provide" in o for o in obs)
+
+
+def test_partial_steps_with_a_dict(gem, async_mode):
+    vec = gem.make_vec([EASY] * 4, async_mode=async_mode, wrappers=["episode_tracking"])
+    vec.reset(seed=1)
+    obs, rewards, terminations, truncations, infos = vec.step({3: "\\boxed{4}", 1: "\\boxed{2}"})
+    assert len(obs) == 2 and rewards.shape == terminations.shape == truncations.shape == (2,)
+    single = gem.make(EASY)
+    for k, (i, guess) in enumerate([(3, 4), (1, 2)]):  # results come back in the dict's order
+        single.reset(seed=1 + i)
+        expected, _, t, u, _ = single.step("\\boxed{%d}" % guess)
+        assert (vec.final_observations[k] if t or u else obs[k]) == expected
+    _, _, _, _, infos = vec.step(["\\boxed{5}"] * 4)
+    assert infos[0]["step_counter"] == infos[2]["step_counter"] == 1  # slots 0 and 2 were left alone
+    with pytest.raises(gem.InvalidArgumentError, match="out of range"):
+        vec.step({7: "\\boxed{1}"})
+    with pytest.raises(gem.InvalidArgumentError):
+        vec.step(["\\boxed{1}"] * 3)
+
+
+def test_chat_layers_match_the_python_wrapper(gem, tokenizer, async_mode):
+    """concat_chat on a native vector env renders what GEM's ObservationWrapper renders on
+    each env, across SameStep autoresets."""
+    wrappers = gem.wrappers.get_wrapper_fns("concat_chat,episode_tracking", tokenizer=tokenizer)
+    vec = gem.make_vec([EASY] * 2, wrappers=wrappers, async_mode=async_mode, seed=5)
+    refs = []
+    for i in range(2):
+        env = gem.wrappers.ObservationWrapper(gem.make(EASY), tokenizer=tokenizer)
+        refs.append(env)
+    obs, _ = vec.reset()
+    assert obs == [ref.reset(seed=5 + i)[0] for i, ref in enumerate(refs)]
+    for actions in (["\\boxed{1}", BAD], ["\\boxed{2}", "\\boxed{3}"], ["\\boxed{3}", "\\boxed{4}"]):
+        obs, _, terminations, truncations, infos = vec.step(actions)
+        for i, ref in enumerate(refs):
+            expected, _, t, u, _ = ref.step(actions[i])
+            if t or u:
+                assert vec.final_observations[i] == expected
+                expected, _ = ref.reset()
+            assert obs[i] == expected
+        assert all("step_counter" in info for info in infos)
+
+
+def test_python_callable_wrappers_fall_back_to_python_slots(gem):
+    seen = []
+
+    def spy(env):
+        seen.append(env)
+        return gem.wrappers.EpisodeTrackingWrapper(env)
+
+    vec = gem.make_vec([EASY] * 2, wrappers=["concat", spy])
+    assert len(seen) == 2 and not isinstance(vec, gem.NativeVectorEnv)
+    vec.reset(seed=0)
+    obs, _, _, _, infos = vec.step(["\\boxed{1}", "\\boxed{2}"])
+    assert infos[1]["step_counter"] == 1 and "guessed 2" in obs[1]
+
+
+def test_close(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode)
+    vec.reset()
+    vec.close()
+    with pytest.raises(gem.InvalidStateError, match="closed"):
+        vec.step(["\\boxed{1}"] * 2)
