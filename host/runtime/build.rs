@@ -3,6 +3,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+#[path = "build/python_runner.rs"]
+mod python_runner;
+
 fn main() {
     let manifest_dir =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
@@ -24,4 +27,6 @@ fn main() {
     table.push_str("];\n");
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_plugins.rs");
     std::fs::write(out, table).expect("write builtin_plugins.rs");
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    python_runner::embed(&root, &out_dir);
 }

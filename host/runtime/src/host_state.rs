@@ -37,6 +37,8 @@ pub struct GuestState {
     /// The typed error of the inner env's last failed call, reported in place of the
     /// wrapper's own (less precise) error when the wrapper passes the failure on.
     pub inner_error: Option<Error>,
+    /// The code sandbox the `sandbox` import runs on (`None`: the import answers unsupported).
+    pub sandbox: Option<crate::sandbox::SharedSandbox>,
 }
 
 impl GuestState {
@@ -72,6 +74,7 @@ impl GuestState {
             inner: None,
             datasets,
             inner_error: None,
+            sandbox: None,
         }
     }
 
@@ -128,14 +131,14 @@ impl dataset::Host for GuestState {
 }
 
 impl sandbox::Host for GuestState {
-    fn run(&mut self, _request: sandbox::RunRequest) -> sandbox::RunOutcome {
-        sandbox::RunOutcome {
-            status: sandbox::RunStatus::Unsupported,
-            exit_code: -1,
-            stdout: String::new(),
-            stderr: "no code sandbox is configured on this host".to_owned(),
-            fuel_used: 0,
-            elapsed_us: 0,
+    fn run(&mut self, request: sandbox::RunRequest) -> sandbox::RunOutcome {
+        let sandbox = match &self.sandbox {
+            Some(shared) => shared.get(),
+            None => Err("no code sandbox is configured on this host".to_owned()),
+        };
+        match sandbox {
+            Ok(sandbox) => sandbox.run(&request.into()).into(),
+            Err(reason) => crate::sandbox::RunOutcome::unsupported(reason).into(),
         }
     }
 }

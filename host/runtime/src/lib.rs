@@ -31,6 +31,7 @@ mod limits;
 mod plugin;
 mod registry;
 mod runtime;
+pub mod sandbox;
 mod stack;
 pub mod tool;
 pub mod vector;

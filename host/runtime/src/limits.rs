@@ -30,7 +30,9 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            fuel_per_call: Some(100_000_000),
+            // About 0.1 s of guest CPU: room for puzzle generators (Sokoban's backward search
+            // needs up to ~5e8 on its largest rooms) while an endless loop still ends fast.
+            fuel_per_call: Some(1_000_000_000),
             deadline_per_call: Some(Duration::from_secs(2)),
             max_memory_bytes: 64 << 20,
             max_observation_bytes: 1 << 20,

@@ -21,6 +21,7 @@ struct RuntimeInner {
     linker: Linker<GuestState>,
     cache: CompileCache,
     datasets: Datasets,
+    sandbox: crate::sandbox::SharedSandbox,
     _ticker: Arc<std::thread::JoinHandle<()>>,
 }
 
@@ -53,12 +54,14 @@ impl Runtime {
         >(&mut linker, |state| state)?;
         virtualize_sleep(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
+        let sandbox = crate::sandbox::SharedSandbox::new(&engine, &cache);
         Ok(Runtime {
             inner: Arc::new(RuntimeInner {
                 engine,
                 linker,
                 cache,
                 datasets: Datasets::default(),
+                sandbox,
                 _ticker: ticker,
             }),
         })
@@ -82,6 +85,19 @@ impl Runtime {
     /// The compile cache.
     pub fn cache(&self) -> &CompileCache {
         &self.inner.cache
+    }
+
+    /// The code sandbox (loaded on first use), or why it cannot run on this build.
+    pub fn sandbox(&self) -> crate::Result<crate::sandbox::Sandbox> {
+        self.inner
+            .sandbox
+            .get()
+            .map_err(crate::sandbox::sandbox_unavailable)
+    }
+
+    /// The shared handle guests' `sandbox` import runs on.
+    pub(crate) fn shared_sandbox(&self) -> &crate::sandbox::SharedSandbox {
+        &self.inner.sandbox
     }
 }
 

@@ -3,7 +3,6 @@
 use crate::env::Env;
 use crate::limits::Limits;
 use crate::registry::Registry;
-use crate::tool::Tool;
 use crate::vector::{AsyncPool, AutoresetMode, VectorEnv};
 use crate::wrappers::{EpisodeTracking, ObservationHistory, ObservationMode, ToolEnv, ToolRewards};
 use crate::{Error, Result};
@@ -90,9 +89,7 @@ impl Registry {
             WrapperSpec::Tools { tools, rewards } => {
                 let tools = tools
                     .iter()
-                    .map(|(id, config)| {
-                        Ok(Box::new(self.make_tool(id, config, limits.clone())?) as Box<dyn Tool>)
-                    })
+                    .map(|(id, config)| self.make_any_tool(id, config, limits))
                     .collect::<Result<Vec<_>>>()?;
                 Box::new(ToolEnv::new(env, tools, rewards.clone()))
             }
@@ -114,8 +111,7 @@ impl Registry {
         wrappers: &[WrapperSpec],
         limits: &Limits,
     ) -> Result<Box<dyn Env>> {
-        let mut env: Box<dyn Env> =
-            Box::new(self.make_with_limits(id, overrides, limits.clone())?);
+        let mut env: Box<dyn Env> = self.make_any_env(id, overrides, limits)?;
         for spec in wrappers {
             env = self.wrap(env, spec, limits)?;
         }

@@ -10,6 +10,7 @@ program may import, how `sys.exit` and uncaught exceptions are reported.
 """
 
 import builtins
+import gc
 import io
 import sys
 import traceback
@@ -99,7 +100,7 @@ def _exit_code(code):
         return int(code)
     if isinstance(code, int):
         return code if -(2**31) <= code < 2**31 else 1
-    print(code, file=sys.stderr)
+    sys.__stderr__.write(f"{code}\n")
     return 1
 
 
@@ -130,18 +131,33 @@ class WitWorld(wit_world.WitWorld):
             exit_code, exception = 1, type(error).__name__
             try:
                 _flush()
-                traceback.print_exception(error, file=sys.__stderr__)
+                # Drop this module's own frames: the traceback shows the program only.
+                report = traceback.TracebackException.from_exception(error)
+                report.stack = traceback.StackSummary.from_list(
+                    [frame for frame in report.stack if frame.filename != __file__]
+                )
+                sys.__stderr__.write("".join(report.format()))
             except BaseException:
                 sys.__stderr__.write(f"{exception}\n")
         _flush()
         return wit_world.RunResult(exit_code, exception)
 
 
-# Traceback formatting imports `linecache` and friends lazily: load them now, while the
-# standard library is still on the path.
-try:
-    raise ValueError("warm-up")
-except ValueError as _warm:
-    traceback.format_exception(_warm)
-    del _warm
-io.StringIO().write("")
+def _warm_up():
+    """Exercises, at build time, what every run uses: traceback formatting (which imports
+    `linecache` and friends lazily, and the standard library is only on the path now), the
+    compiler, and the allocator, so the snapshot holds them ready."""
+    try:
+        raise ValueError("warm-up")
+    except ValueError as error:
+        traceback.TracebackException.from_exception(error).format()
+    program = "import sys\nxs = sorted(int(v) * 2 for v in '3 1 2'.split())\nprint(*xs, sep=' ', end='')\n"
+    exec(compile(program, "<warm-up>", "exec"), {"__name__": "__warm_up__", "print": lambda *a, **k: None})
+    io.StringIO().write("")
+
+
+_warm_up()
+# Objects alive now belong to the snapshot: keep the collector from walking them in every run
+# (which would touch, and so copy, every page of the image).
+gc.collect()
+gc.freeze()

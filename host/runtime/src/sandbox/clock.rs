@@ -1,8 +1,9 @@
 //! Virtual time for sandboxed programs: clocks that start at a fixed instant, move 1 µs per
 //! read, and jump forward when the program sleeps instead of blocking the host thread. A wasm
 //! epoch deadline cannot interrupt a guest blocked inside a host call, so `time.sleep(60)` must
-//! never block: here it returns at once with the clock advanced by 60 s, and a program sleeping
-//! in a loop burns fuel like any other loop.
+//! never block: here it returns at once with the clock advanced by 60 s. A sleep that carries
+//! the clock past the run's timeout stops the run with [`SleptPastDeadline`], as the wall-clock
+//! deadline would have stopped a real sleep.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -16,27 +17,53 @@ const WALL_CLOCK_START: Duration = Duration::from_secs(1_735_689_600);
 /// How far one read of a clock moves it, in nanoseconds.
 const READ_TICK_NS: u64 = 1_000;
 
+/// The error a run traps with when it sleeps past its timeout.
+#[derive(Debug, thiserror::Error)]
+#[error("slept past the deadline of {0:?}")]
+pub struct SleptPastDeadline(pub Duration);
+
 /// The virtual clock of one run (monotonic nanoseconds since the run started).
-#[derive(Clone, Debug, Default)]
-pub struct SandboxClock(Arc<AtomicU64>);
+#[derive(Clone, Debug)]
+pub struct SandboxClock {
+    now: Arc<AtomicU64>,
+    deadline: Duration,
+}
 
 impl SandboxClock {
-    fn read(&self) -> u64 {
-        self.0.fetch_add(READ_TICK_NS, Ordering::Relaxed) + READ_TICK_NS
+    /// A clock at zero for a run that may last `deadline`.
+    pub fn new(deadline: Duration) -> Self {
+        SandboxClock {
+            now: Arc::new(AtomicU64::new(0)),
+            deadline,
+        }
     }
 
-    /// Moves the clock forward by `ns` (a virtual sleep).
-    pub fn advance(&self, ns: u64) {
-        let _ = self
-            .0
+    fn read(&self) -> u64 {
+        self.now.fetch_add(READ_TICK_NS, Ordering::Relaxed) + READ_TICK_NS
+    }
+
+    fn check(&self, now: u64) -> Result<(), SleptPastDeadline> {
+        if u128::from(now) > self.deadline.as_nanos() {
+            return Err(SleptPastDeadline(self.deadline));
+        }
+        Ok(())
+    }
+
+    /// Moves the clock forward by `ns` (a virtual sleep); fails past the deadline.
+    pub fn advance(&self, ns: u64) -> Result<(), SleptPastDeadline> {
+        let before = self
+            .now
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |t| {
                 Some(t.saturating_add(ns))
-            });
+            })
+            .unwrap_or_default();
+        self.check(before.saturating_add(ns))
     }
 
-    /// Moves the clock forward to `instant` if it is in the future.
-    pub fn advance_to(&self, instant: u64) {
-        self.0.fetch_max(instant, Ordering::Relaxed);
+    /// Moves the clock forward to `instant` if it is in the future; fails past the deadline.
+    pub fn advance_to(&self, instant: u64) -> Result<(), SleptPastDeadline> {
+        let before = self.now.fetch_max(instant, Ordering::Relaxed);
+        self.check(before.max(instant))
     }
 }
 
@@ -96,7 +123,7 @@ impl<T: HasSandboxClock> monotonic_clock::Host for VirtualMonotonic<'_, T> {
         &mut self,
         when: monotonic_clock::Instant,
     ) -> wasmtime::Result<Resource<DynPollable>> {
-        self.0.sandbox_clock().advance_to(when);
+        self.0.sandbox_clock().advance_to(when)?;
         elapsed(self.0)
     }
 
@@ -104,7 +131,7 @@ impl<T: HasSandboxClock> monotonic_clock::Host for VirtualMonotonic<'_, T> {
         &mut self,
         duration: monotonic_clock::Duration,
     ) -> wasmtime::Result<Resource<DynPollable>> {
-        self.0.sandbox_clock().advance(duration);
+        self.0.sandbox_clock().advance(duration)?;
         elapsed(self.0)
     }
 }
@@ -123,15 +150,17 @@ pub fn shadow_monotonic_clock<T: HasSandboxClock + 'static>(
 #[cfg(test)]
 mod tests {
     use super::SandboxClock;
+    use std::time::Duration;
     use wasmtime_wasi::HostMonotonicClock;
 
     #[test]
-    fn sleeping_moves_time_forward() {
-        let clock = SandboxClock::default();
+    fn sleeping_moves_time_forward_until_the_deadline() {
+        let clock = SandboxClock::new(Duration::from_secs(10));
         let before = clock.now();
-        clock.advance(5_000_000_000);
+        clock.advance(5_000_000_000).unwrap();
         assert!(clock.now() >= before + 5_000_000_000);
-        clock.advance_to(1);
+        clock.advance_to(1).unwrap();
         assert!(clock.now() > 5_000_000_000);
+        assert!(clock.advance(6_000_000_000).is_err());
     }
 }

@@ -75,7 +75,8 @@ pub enum RunStatus {
     OutOfFuel,
     /// The wall-clock deadline passed.
     Deadline,
-    /// The memory cap was hit and the program did not recover.
+    /// The program ran out of memory: an uncaught `MemoryError` (an allocation over the cap,
+    /// or one no 32-bit heap can hold) or a trap after the cap refused a growth.
     Memory,
     /// stdout or stderr went over its cap.
     OutputLimit,
@@ -150,11 +151,12 @@ pub struct SandboxLimits {
 }
 
 impl SandboxLimits {
-    /// The defaults: 10 s (GEM's default timeout) with a fuel budget of about 4 s of
-    /// interpreted Python, 256 MiB of memory, 1 MiB of output per stream.
+    /// The defaults: 10 s (GEM's default timeout) and the fuel of 10 s of a tight loop
+    /// ([`FUEL_PER_SECOND`](super::FUEL_PER_SECOND)), 256 MiB of memory, 1 MiB of output per
+    /// stream.
     pub fn default_run() -> Self {
         SandboxLimits {
-            fuel: Some(40_000_000_000),
+            fuel: Some(10 * super::settings::FUEL_PER_SECOND),
             timeout: Duration::from_secs(10),
             memory_bytes: 256 << 20,
             output_bytes: 1 << 20,

@@ -29,7 +29,7 @@ pub struct RunState {
 impl RunState {
     /// A state for one run with `stdin`, under `limits`, with randomness seeded by `seed`.
     pub fn new(stdin: &str, limits: &SandboxLimits, seed: u64) -> Self {
-        let clock = SandboxClock::default();
+        let clock = SandboxClock::new(limits.timeout);
         let random = SeededRandom::new(seed);
         let cap = limits.output_bytes as usize;
         let stdout = CappedPipe::new(cap);

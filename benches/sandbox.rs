@@ -1,0 +1,100 @@
+//! The code sandbox's latency and throughput: a small stdin program per isolated run (p50,
+//! p99), a CPU-bound program, and runs per second on 1 and 2 threads.
+//!
+//!     cargo bench -p geode-benches --bench sandbox            # a table
+//!     cargo bench -p geode-benches --bench sandbox -- --json  # one JSON line (for scripts)
+
+use geode_runtime::Runtime;
+use geode_runtime::sandbox::{RunRequest, RunStatus, Sandbox};
+use serde_json::json;
+use std::time::{Duration, Instant};
+
+/// The small program: read a line of integers, print their sum.
+const SMALL: &str = "print(sum(map(int, input().split())))";
+/// Its stdin.
+const SMALL_STDIN: &str = "1 2 3 4 5 6 7 8 9 10\n";
+/// The CPU-bound program: a loop of 2 million multiply-adds.
+const CPU_BOUND: &str =
+    "s = 0\nfor i in range(2_000_000):\n    s = (s + i * i) % 1_000_003\nprint(s)";
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn small() -> RunRequest {
+    RunRequest::python(SMALL, SMALL_STDIN)
+}
+
+/// Per-run latencies of `n` sequential small runs, sorted.
+fn latencies(sandbox: &Sandbox, n: usize) -> Vec<Duration> {
+    let request = small();
+    let mut times: Vec<Duration> = (0..n)
+        .map(|_| {
+            let started = Instant::now();
+            let outcome = sandbox.run(&request);
+            assert_eq!(outcome.stdout, "55\n", "{}", outcome.stderr);
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times
+}
+
+/// Small runs per second over `seconds` on a pool of `threads` threads.
+fn throughput(sandbox: &Sandbox, threads: usize, seconds: f64) -> f64 {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    let batch: Vec<RunRequest> = (0..64).map(|_| small()).collect();
+    pool.install(|| {
+        let started = Instant::now();
+        let mut runs = 0usize;
+        while started.elapsed().as_secs_f64() < seconds {
+            let outcomes = sandbox.run_many(&batch);
+            assert!(outcomes.iter().all(|o| o.status == RunStatus::Ok));
+            runs += outcomes.len();
+        }
+        runs as f64 / started.elapsed().as_secs_f64()
+    })
+}
+
+fn main() {
+    let json_output = std::env::args().any(|a| a == "--json");
+    let runtime = Runtime::new().expect("runtime");
+    let started = Instant::now();
+    let sandbox = runtime.sandbox().expect("the code sandbox loads");
+    let load = started.elapsed();
+    latencies(&sandbox, 50);
+    let times = latencies(&sandbox, 2_000);
+    let (p50, p99) = (percentile(&times, 0.5), percentile(&times, 0.99));
+    let cpu_runs: Vec<Duration> = (0..5)
+        .map(|_| sandbox.run(&RunRequest::python(CPU_BOUND, "")))
+        .map(|o| {
+            assert_eq!(o.status, RunStatus::Ok, "{}", o.stderr);
+            o.elapsed
+        })
+        .collect();
+    let cpu = *cpu_runs.iter().min().expect("runs");
+    let one = throughput(&sandbox, 1, 3.0);
+    let two = throughput(&sandbox, 2, 3.0);
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    if json_output {
+        let line = json!({
+            "load_ms": ms(load),
+            "small_p50_ms": ms(p50),
+            "small_p99_ms": ms(p99),
+            "cpu_bound_ms": ms(cpu),
+            "runs_per_s_1_thread": one,
+            "runs_per_s_2_threads": two,
+        });
+        println!("{line}");
+    } else {
+        println!("sandbox load (cached machine code)  {:>8.1} ms", ms(load));
+        println!("small stdin program, p50            {:>8.3} ms", ms(p50));
+        println!("small stdin program, p99            {:>8.3} ms", ms(p99));
+        println!("CPU-bound program (best of 5)       {:>8.1} ms", ms(cpu));
+        println!("runs/s, 1 thread                    {one:>8.0}");
+        println!("runs/s, 2 threads                   {two:>8.0}");
+    }
+}

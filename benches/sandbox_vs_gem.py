@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""geode's code sandbox next to GEM's `run_python` and native CPython, on the same programs.
+
+geode: `cargo bench -p geode-benches --bench sandbox -- --json` (one fresh wasm instance per
+run). GEM: `gem.utils.sandbox.run_python` (a `python -c` subprocess per run, no isolation),
+from the venv of `--gem-venv` (default: /tmp/gemvenv if it has gem, else target/bench-venv,
+created on first use); its bin directory is put on PATH because GEM runs `python`. Native: the
+CPU-bound program in the same interpreter.
+
+    python3 benches/sandbox_vs_gem.py [--gem-venv /tmp/gemvenv] [--runs 200]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# The same programs as benches/sandbox.rs.
+SMALL = "print(sum(map(int, input().split())))"
+SMALL_STDIN = "1 2 3 4 5 6 7 8 9 10\n"
+CPU_BOUND = "s = 0\nfor i in range(2_000_000):\n    s = (s + i * i) % 1_000_003\nprint(s)"
+
+GEM_DRIVER = r"""
+import json, sys, time
+from concurrent.futures import ThreadPoolExecutor
+from gem.utils.sandbox import run_python
+small, stdin, cpu, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def once():
+    ok, out, err = run_python(small, "none", stdin=stdin)
+    assert ok and out == "55\n", (ok, out, err)
+times = []
+for _ in range(runs):
+    t = time.perf_counter(); once(); times.append(time.perf_counter() - t)
+times.sort()
+cpu_times = []
+for _ in range(3):
+    t = time.perf_counter(); ok, out, err = run_python(cpu, "none"); cpu_times.append(time.perf_counter() - t)
+    assert ok, err
+def rate(threads):
+    with ThreadPoolExecutor(threads) as pool:
+        t = time.perf_counter()
+        list(pool.map(lambda _: once(), range(runs)))
+        return runs / (time.perf_counter() - t)
+native = []
+for _ in range(3):
+    t = time.perf_counter(); exec(compile(cpu, "<cpu>", "exec"), {"print": lambda *a: None}); native.append(time.perf_counter() - t)
+print(json.dumps({
+    "small_p50_ms": times[len(times) // 2] * 1e3,
+    "small_p99_ms": times[min(len(times) - 1, round((len(times) - 1) * 0.99))] * 1e3,
+    "cpu_bound_ms": min(cpu_times) * 1e3,
+    "runs_per_s_1_thread": rate(1),
+    "runs_per_s_2_threads": rate(2),
+    "native_cpu_bound_ms": min(native) * 1e3,
+}))
+"""
+
+
+def gem_python(venv: Path) -> Path:
+    python = venv / "bin" / "python"
+    probe = subprocess.run([str(python), "-c", "import gem"], capture_output=True) if python.exists() else None
+    if probe is not None and probe.returncode == 0:
+        return python
+    from gem_side_by_side import ensure_gem  # creates target/bench-venv with gem-llm
+
+    return ensure_gem()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--gem-venv", type=Path, default=Path("/tmp/gemvenv"))
+    parser.add_argument("--runs", type=int, default=200)
+    args = parser.parse_args()
+
+    bench = subprocess.run(
+        ["cargo", "bench", "-q", "-p", "geode-benches", "--bench", "sandbox", "--", "--json"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    )
+    ours = json.loads(bench.stdout.strip().splitlines()[-1])
+
+    python = gem_python(args.gem_venv)
+    env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    workdir = ROOT / "target" / "gem-sandbox-bench"  # GEM makes temp dirs in its cwd
+    workdir.mkdir(parents=True, exist_ok=True)
+    out = subprocess.run(
+        [str(python), "-c", GEM_DRIVER, SMALL, SMALL_STDIN, CPU_BOUND, str(args.runs)],
+        cwd=workdir, env=env, capture_output=True, text=True, check=True,
+    )
+    theirs = json.loads(out.stdout.strip().splitlines()[-1])
+
+    rows = [
+        ("small stdin program, p50 (ms)", "small_p50_ms", False),
+        ("small stdin program, p99 (ms)", "small_p99_ms", False),
+        ("CPU-bound program (ms)", "cpu_bound_ms", False),
+        ("runs/s, 1 thread", "runs_per_s_1_thread", True),
+        ("runs/s, 2 threads", "runs_per_s_2_threads", True),
+    ]
+    print("| measure | GEM run_python | geode sandbox | geode vs GEM |")
+    print("|---|---|---|---|")
+    for label, key, higher_is_better in rows:
+        a, b = theirs[key], ours[key]
+        ratio = b / a if higher_is_better else a / b
+        print(f"| {label} | {a:,.2f} | {b:,.2f} | {ratio:.1f}x better |" if ratio >= 1
+              else f"| {label} | {a:,.2f} | {b:,.2f} | {1 / ratio:.1f}x worse |")
+    native = theirs["native_cpu_bound_ms"]
+    print(f"\nCPU-bound program: native CPython {native:.1f} ms, geode sandbox {ours['cpu_bound_ms']:.1f} ms "
+          f"({ours['cpu_bound_ms'] / native:.1f}x native); sandbox load {ours['load_ms']:.0f} ms (cached)")
+
+
+if __name__ == "__main__":
+    main()

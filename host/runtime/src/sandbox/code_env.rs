@@ -1,0 +1,366 @@
+//! [`CodeEnv`]: GEM's `CodeEnv` (`code:CodeContest`, `code:Taco8k`, `code:PrimeIntellect15k`,
+//! `eval:CodeContest`) as a native env on the sandbox. Each episode is one problem; the single
+//! step grades the answer's last fenced code block against the problem's tests: no code block
+//! is a format error (−0.1), 1.0 needs every selected test to pass, anything else is 0.0.
+
+use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
+use super::extract::last_fenced_block;
+use super::gem::run_python;
+use super::runner::Sandbox;
+use super::settings::{RunSettings, merge_config};
+use crate::dataset::{Dataset, Datasets};
+use crate::env::{Env, Info, ResetOutput, StepOutput};
+use crate::limits::Limits;
+use crate::{Error, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The code env ids, each with GEM's dataset and split, and a description.
+pub const CODE_ENV_IDS: &[(&str, &str)] = &[
+    (
+        "code:CodeContest",
+        "Code problems (axon-rl/CodeContest, train) graded on stdin/stdout tests",
+    ),
+    (
+        "code:Taco8k",
+        "Code problems (axon-rl/TACO-8k, train) graded on stdin/stdout tests",
+    ),
+    (
+        "code:PrimeIntellect15k",
+        "Code problems (axon-rl/PrimeIntellect-15k, train) graded on stdin/stdout tests",
+    ),
+    (
+        "eval:CodeContest",
+        "Code problems (axon-rl/CodeContest, test) graded on stdin/stdout tests",
+    ),
+];
+
+/// GEM's observation once an episode is over.
+pub const TERMINAL_STATE: &str = "<｜TERMINAL_STATE｜>";
+/// The reward of an answer without a code block.
+pub const FORMAT_ERROR_REWARD: f64 = -0.1;
+/// The dataset name of the sample compiled into geode.
+pub const SAMPLE_DATASET: &str = "geode:code-sample";
+const SAMPLE_JSONL: &str = include_str!("data/code_sample.jsonl");
+
+/// The default configuration of every code env id.
+pub fn default_config() -> Value {
+    json!({
+        "dataset": "",
+        "question_key": "problem",
+        "test_key": "tests",
+        "max_tests": 12,
+        "seed": 0,
+        "timeout": 10,
+        "fuel": null,
+        "memory_bytes": 256u64 << 20,
+        "output_bytes": 1u64 << 20,
+    })
+}
+
+/// The problem of the current episode.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Problem {
+    index: usize,
+    question: String,
+    tests: Vec<TestCase>,
+}
+
+/// What `get_state` snapshots.
+#[derive(Debug, Serialize, Deserialize)]
+struct Snapshot {
+    problem: Option<Problem>,
+    cursor: usize,
+    epoch: u64,
+}
+
+/// A code env over one dataset.
+#[derive(Clone)]
+pub struct CodeEnv {
+    id: String,
+    sandbox: Sandbox,
+    dataset: Arc<Dataset>,
+    settings: RunSettings,
+    question_key: String,
+    test_key: String,
+    max_tests: usize,
+    seed: u64,
+    max_action_bytes: usize,
+    order: Vec<usize>,
+    cursor: usize,
+    epoch: u64,
+    problem: Option<Problem>,
+}
+
+impl std::fmt::Debug for CodeEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CodeEnv")
+            .field("id", &self.id)
+            .field("dataset", &self.dataset.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// SplitMix64: a seeded, portable stream for problem choice and shuffling.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A permutation of `0..n` from `seed` (Fisher-Yates).
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
+    let mut state = seed;
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// Loads the dataset a configuration names: a file under one of the runtime's data
+/// directories, or the shipped sample when `dataset` is empty.
+fn open_dataset(datasets: &Datasets, path: &str) -> Result<Arc<Dataset>> {
+    if path.is_empty() {
+        return datasets.insert_jsonl(SAMPLE_DATASET, "geode code sample", SAMPLE_JSONL.as_bytes());
+    }
+    datasets.load(path, Path::new(path))
+}
+
+impl CodeEnv {
+    /// Makes code env `id` with `overrides` merged into [`default_config`].
+    pub fn new(
+        id: &str,
+        sandbox: Sandbox,
+        datasets: &Datasets,
+        overrides: &Value,
+        limits: &Limits,
+    ) -> Result<Self> {
+        if !CODE_ENV_IDS.iter().any(|(known, _)| *known == id) {
+            return Err(Error::InvalidArgument(format!(
+                "`{id}` is not a code env id"
+            )));
+        }
+        let config = merge_config(id, &default_config(), overrides)?;
+        let text = |key: &str| config[key].as_str().unwrap_or_default().to_owned();
+        let dataset = open_dataset(datasets, &text("dataset"))?;
+        if dataset.is_empty() {
+            return Err(Error::BadConfig {
+                id: id.to_owned(),
+                key: "dataset".to_owned(),
+                message: format!("{} has no rows", dataset.source),
+            });
+        }
+        let positive = |key: &str| {
+            config[key].as_u64().ok_or_else(|| Error::BadConfig {
+                id: id.to_owned(),
+                key: key.to_owned(),
+                message: "expected a non-negative integer".to_owned(),
+            })
+        };
+        let seed = positive("seed")?;
+        let max_tests = positive("max_tests")?.max(1) as usize;
+        Ok(CodeEnv {
+            id: id.to_owned(),
+            settings: RunSettings::from_config(id, &config)?,
+            sandbox,
+            order: shuffled(dataset.len(), seed),
+            dataset,
+            question_key: text("question_key"),
+            test_key: text("test_key"),
+            max_tests,
+            seed,
+            max_action_bytes: limits.max_action_bytes,
+            cursor: 0,
+            epoch: 0,
+            problem: None,
+        })
+    }
+
+    /// The rows this env draws problems from.
+    pub fn dataset(&self) -> &Arc<Dataset> {
+        &self.dataset
+    }
+
+    fn load_problem(&self, index: usize) -> Result<Problem> {
+        let broken = |message: String| Error::InvalidState {
+            env: self.id.clone(),
+            message: format!("row {index} of {}: {message}", self.dataset.source),
+        };
+        let row: Map<String, Value> = self
+            .dataset
+            .row(index)
+            .and_then(|text| serde_json::from_str(text).ok())
+            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
+        let question = match row.get(&self.question_key) {
+            Some(Value::String(text)) => text.clone(),
+            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
+        };
+        let tests = row
+            .get(&self.test_key)
+            .ok_or_else(|| broken(format!("no field `{}`", self.test_key)))
+            .and_then(|field| parse_tests(field).map_err(broken))?;
+        Ok(Problem {
+            index,
+            question,
+            tests,
+        })
+    }
+
+    /// The next problem: a seeded pick, or the next of this epoch's shuffled order.
+    fn next_index(&mut self, seed: Option<u64>) -> usize {
+        if let Some(seed) = seed {
+            let mut state = seed;
+            return (splitmix(&mut state) % self.dataset.len() as u64) as usize;
+        }
+        if self.cursor == self.order.len() {
+            self.epoch += 1;
+            self.order = shuffled(self.dataset.len(), self.seed.wrapping_add(self.epoch));
+            self.cursor = 0;
+        }
+        self.cursor += 1;
+        self.order[self.cursor - 1]
+    }
+
+    /// Runs `code` on every selected test of `problem`, in parallel; returns the reward and info.
+    fn grade(&self, problem: &Problem, code: &str) -> (f64, Map<String, Value>) {
+        let selected = select_tests(&problem.tests, self.max_tests);
+        let results: Vec<(Verdict, Value, String)> = selected
+            .par_iter()
+            .map(|test| {
+                let outcome = run_python(&self.sandbox, &self.settings.request(code, &test.input));
+                let verdict = Verdict::of(&outcome, test);
+                let record = json!({
+                    "verdict": verdict.as_str(),
+                    "exit_code": outcome.exit_code,
+                    "elapsed_ms": outcome.elapsed.as_secs_f64() * 1e3,
+                    "fuel": outcome.fuel_used,
+                });
+                (verdict, record, outcome.stderr)
+            })
+            .collect();
+        let passed = results.iter().filter(|r| r.0 == Verdict::Passed).count();
+        let mut info = Map::new();
+        info.insert("problem_index".into(), json!(problem.index));
+        info.insert("passed".into(), json!(passed));
+        info.insert("total".into(), json!(selected.len()));
+        if let Some((verdict, _, stderr)) = results.iter().find(|r| r.0 != Verdict::Passed) {
+            let tail: String = stderr
+                .chars()
+                .rev()
+                .take(500)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            info.insert(
+                "first_failure".into(),
+                json!({"verdict": verdict.as_str(), "stderr": tail}),
+            );
+        }
+        info.insert(
+            "tests".into(),
+            Value::Array(results.into_iter().map(|r| r.1).collect()),
+        );
+        let reward = if passed == selected.len() { 1.0 } else { 0.0 };
+        (reward, info)
+    }
+}
+
+impl Env for CodeEnv {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        let index = self.next_index(seed);
+        let problem = self.load_problem(index)?;
+        let observation = problem.question.clone();
+        self.problem = Some(problem);
+        Ok(ResetOutput {
+            observation,
+            info: Info::from_map(&Map::from_iter([(
+                "problem_index".to_owned(),
+                json!(index),
+            )])),
+        })
+    }
+
+    fn step(&mut self, action: &str) -> Result<StepOutput> {
+        if action.len() > self.max_action_bytes {
+            return Err(Error::InputTooLarge {
+                env: self.id.clone(),
+                what: "action",
+                len: action.len(),
+                limit: self.max_action_bytes,
+            });
+        }
+        let Some(problem) = &self.problem else {
+            return Err(Error::InvalidState {
+                env: self.id.clone(),
+                message: "step called before reset".to_owned(),
+            });
+        };
+        let (reward, info) = match last_fenced_block(action) {
+            None => {
+                let info = Map::from_iter([
+                    ("format_error".to_owned(), json!(true)),
+                    ("passed".to_owned(), json!(0)),
+                    ("tests".to_owned(), json!([])),
+                ]);
+                (FORMAT_ERROR_REWARD, info)
+            }
+            Some(code) => self.grade(problem, &code),
+        };
+        Ok(StepOutput {
+            observation: TERMINAL_STATE.to_owned(),
+            reward,
+            terminated: true,
+            truncated: true,
+            info: Info::from_map(&info),
+        })
+    }
+
+    fn sample_random_action(&mut self) -> Result<String> {
+        Ok("```python\nprint(input())\n```".to_owned())
+    }
+
+    fn get_state(&mut self) -> Result<Vec<u8>> {
+        let snapshot = Snapshot {
+            problem: self.problem.clone(),
+            cursor: self.cursor,
+            epoch: self.epoch,
+        };
+        serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
+    }
+
+    fn set_state(&mut self, state: &[u8]) -> Result<()> {
+        let snapshot: Snapshot =
+            serde_json::from_slice(state).map_err(|e| Error::InvalidState {
+                env: self.id.clone(),
+                message: format!("not a code env state: {e}"),
+            })?;
+        self.epoch = snapshot.epoch;
+        self.order = shuffled(self.dataset.len(), self.seed.wrapping_add(self.epoch));
+        self.cursor = snapshot.cursor.min(self.order.len());
+        self.problem = snapshot.problem;
+        Ok(())
+    }
+
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
+        let mut env = self.clone();
+        if !same_state {
+            env.order = shuffled(self.dataset.len(), self.seed);
+            env.cursor = 0;
+            env.epoch = 0;
+            env.problem = None;
+        }
+        Ok(Box::new(env))
+    }
+}

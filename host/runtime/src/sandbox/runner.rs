@@ -1,0 +1,205 @@
+//! [`Sandbox`]: runs programs in the Python runner component, one fresh instance per run, under
+//! fuel, wall-clock, memory and output limits.
+
+use super::bindings::{PythonRunner, PythonRunnerPre, RunResult};
+use super::clock::{SleptPastDeadline, shadow_monotonic_clock};
+use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
+use super::state::RunState;
+use crate::cache::CompileCache;
+use crate::engine::deadline_ticks;
+use rayon::prelude::*;
+use std::sync::Arc;
+use std::time::Instant;
+use wasmtime::component::Linker;
+use wasmtime::{Engine, Store, Trap};
+
+/// A code sandbox. Cheap to clone; share it across threads: every run gets its own store and
+/// instance, built from a pre-instantiated template over a copy-on-write memory image.
+#[derive(Clone)]
+pub struct Sandbox {
+    inner: Arc<SandboxInner>,
+}
+
+struct SandboxInner {
+    engine: Engine,
+    pre: PythonRunnerPre<RunState>,
+    defaults: SandboxLimits,
+    ceiling: SandboxLimits,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("defaults", &self.inner.defaults)
+            .field("ceiling", &self.inner.ceiling)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Sandbox {
+    /// Loads the Python runner component `wasm` on `engine` (compiled once, then from `cache`).
+    /// The engine needs fuel and epoch interruption enabled and an epoch ticker running, as the
+    /// runtime's engine has.
+    pub fn new(engine: &Engine, cache: &CompileCache, wasm: &[u8]) -> wasmtime::Result<Self> {
+        let component = cache.load(engine, wasm)?;
+        let mut linker: Linker<RunState> = Linker::new(engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        linker.allow_shadowing(true);
+        shadow_monotonic_clock(&mut linker)?;
+        let pre = PythonRunnerPre::new(linker.instantiate_pre(&component)?)?;
+        Ok(Sandbox {
+            inner: Arc::new(SandboxInner {
+                engine: engine.clone(),
+                pre,
+                defaults: SandboxLimits::default_run(),
+                ceiling: SandboxLimits::ceiling(),
+            }),
+        })
+    }
+
+    /// The same sandbox with other default limits (for requests that leave a limit `None`).
+    pub fn with_defaults(&self, defaults: SandboxLimits) -> Self {
+        self.with_limits(defaults, self.inner.ceiling.clone())
+    }
+
+    /// The same sandbox with other default and ceiling limits.
+    pub fn with_limits(&self, defaults: SandboxLimits, ceiling: SandboxLimits) -> Self {
+        Sandbox {
+            inner: Arc::new(SandboxInner {
+                engine: self.inner.engine.clone(),
+                pre: self.inner.pre.clone(),
+                defaults,
+                ceiling,
+            }),
+        }
+    }
+
+    /// The limits a request that sets none runs under.
+    pub fn defaults(&self) -> &SandboxLimits {
+        &self.inner.defaults
+    }
+
+    /// The limits of `request` after defaults and clamping.
+    pub fn limits_for(&self, request: &RunRequest) -> SandboxLimits {
+        self.inner.defaults.resolve(request, &self.inner.ceiling)
+    }
+
+    /// Runs `request` in a fresh instance. Never fails: every way a run can end is a
+    /// [`RunStatus`].
+    pub fn run(&self, request: &RunRequest) -> RunOutcome {
+        if request.language != "python" {
+            return RunOutcome::unsupported(format!(
+                "language `{}` is not available; this sandbox runs `python`",
+                request.language
+            ));
+        }
+        let started = Instant::now();
+        let limits = self.limits_for(request);
+        let mut store = Store::new(
+            &self.inner.engine,
+            RunState::new(&request.stdin, &limits, request.seed),
+        );
+        store.limiter(|state| &mut state.limiter);
+        let budget = limits.fuel.unwrap_or(u64::MAX);
+        store
+            .set_fuel(budget)
+            .expect("fuel is enabled on the engine");
+        store.set_epoch_deadline(deadline_ticks(limits.timeout));
+        let result = self
+            .inner
+            .pre
+            .instantiate(&mut store)
+            .and_then(|runner: PythonRunner| runner.call_run(&mut store, &request.code));
+        let fuel_used = budget - store.get_fuel().unwrap_or(0);
+        let state = store.data();
+        let (status, exit_code, note) = classify(result, state, &limits);
+        let mut stderr = state.stderr.text();
+        if let Some(note) = note {
+            if !stderr.is_empty() && !stderr.ends_with('\n') {
+                stderr.push('\n');
+            }
+            stderr.push_str(&note);
+        }
+        RunOutcome {
+            status,
+            exit_code,
+            stdout: state.stdout.text(),
+            stderr,
+            fuel_used,
+            elapsed: started.elapsed(),
+        }
+    }
+
+    /// Runs every request, in parallel across the cores, and returns the outcomes in order.
+    pub fn run_many(&self, requests: &[RunRequest]) -> Vec<RunOutcome> {
+        requests.par_iter().map(|r| self.run(r)).collect()
+    }
+}
+
+/// The status, exit code and an explanation to append to stderr for a finished call.
+fn classify(
+    result: wasmtime::Result<RunResult>,
+    state: &RunState,
+    limits: &SandboxLimits,
+) -> (RunStatus, i32, Option<String>) {
+    let output_note = || {
+        Some(format!(
+            "OutputLimitError: output over the limit of {} bytes",
+            limits.output_bytes
+        ))
+    };
+    let memory_note = || {
+        Some(format!(
+            "MemoryError: memory limit of {} bytes exceeded",
+            limits.memory_bytes
+        ))
+    };
+    match result {
+        Ok(done) => match done.exception.as_deref() {
+            None => (RunStatus::Ok, done.exit_code, None),
+            // An allocation over the cap, or one no 32-bit heap can hold.
+            Some("MemoryError") => (RunStatus::Memory, done.exit_code, None),
+            Some(_) => (RunStatus::RuntimeError, done.exit_code, None),
+        },
+        Err(_) if state.stdout.overflowed() || state.stderr.overflowed() => {
+            (RunStatus::OutputLimit, -1, output_note())
+        }
+        Err(error) if error.downcast_ref::<SleptPastDeadline>().is_some() => (
+            RunStatus::Deadline,
+            -1,
+            Some(format!(
+                "TimeoutError: slept past the wall-clock limit of {:?}",
+                limits.timeout
+            )),
+        ),
+        Err(error) => match error.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => (
+                RunStatus::OutOfFuel,
+                -1,
+                Some(format!(
+                    "TimeoutError: CPU budget of {} fuel units exhausted",
+                    limits.fuel.unwrap_or(u64::MAX)
+                )),
+            ),
+            Some(Trap::Interrupt) => (
+                RunStatus::Deadline,
+                -1,
+                Some(format!(
+                    "TimeoutError: wall-clock limit of {:?} exceeded",
+                    limits.timeout
+                )),
+            ),
+            _ if state.limiter.memory_denied => (RunStatus::Memory, -1, memory_note()),
+            Some(Trap::StackOverflow) => (
+                RunStatus::RuntimeError,
+                -1,
+                Some("RecursionError: the interpreter's stack overflowed".to_owned()),
+            ),
+            _ => (
+                RunStatus::RuntimeError,
+                -1,
+                Some(format!("the interpreter crashed: {error:#}")),
+            ),
+        },
+    }
+}

@@ -1,0 +1,329 @@
+//! The code envs and the Python tool on the sandbox: GEM's reward rules (no code block −0.1,
+//! 1.0 only when every selected test passes), per-test verdicts, configurable dataset files,
+//! and `tool:python` with a timeout that really applies.
+
+use geode_runtime::sandbox::{TERMINAL_STATE, Verdict};
+use geode_runtime::wrappers::ToolRewards;
+use geode_runtime::{Env, Limits, StepOutput, WrapperSpec};
+use geode_tests::registry;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+
+/// A code env whose runs are short enough for tests.
+fn code_env(id: &str, overrides: Value) -> Box<dyn Env> {
+    let mut config = json!({"timeout": 2});
+    config
+        .as_object_mut()
+        .unwrap()
+        .extend(overrides.as_object().cloned().unwrap_or_default());
+    registry()
+        .make_stack(id, &config, &[], &Limits::default())
+        .expect("make code env")
+}
+
+/// Resets `env` until its problem statement starts with `title`.
+fn reset_to(env: &mut Box<dyn Env>, title: &str) {
+    for seed in 0..200 {
+        if env
+            .reset(Some(seed))
+            .unwrap()
+            .observation
+            .starts_with(title)
+        {
+            return;
+        }
+    }
+    panic!("no seed below 200 picks `{title}`");
+}
+
+fn answer(code: &str) -> String {
+    format!("Here is my solution.\n```python\n{code}\n```\n")
+}
+
+fn verdicts(step: &StepOutput) -> Vec<String> {
+    step.info
+        .get("tests")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const MAX_SUBARRAY: &str = "import sys
+data = sys.stdin.read().split()
+n = int(data[0]); best = cur = None
+for x in map(int, data[1:1 + n]):
+    cur = x if cur is None or cur < 0 else cur + x
+    best = cur if best is None else max(best, cur)
+print(best)";
+
+#[test]
+fn a_correct_solution_passes_every_selected_test() {
+    let mut env = code_env("code:CodeContest", json!({}));
+    reset_to(&mut env, "Maximum subarray");
+    let step = env.step(&answer(MAX_SUBARRAY)).unwrap();
+    assert_eq!(step.reward, 1.0, "{:?}", step.info);
+    assert_eq!(step.observation, TERMINAL_STATE);
+    assert!(step.terminated && step.truncated);
+    // 15 tests in the row, at most 12 run.
+    assert_eq!(step.info.get("total"), Some(json!(12)));
+    assert_eq!(step.info.get("passed"), Some(json!(12)));
+    assert!(verdicts(&step).iter().all(|v| v == "passed"));
+}
+
+#[test]
+fn every_shipped_problem_is_solvable() {
+    let solutions = [
+        (
+            "Sum of two",
+            "a, b = map(int, input().split())\nprint(a + b)",
+        ),
+        (
+            "Reverse the words",
+            "print(' '.join(input().split()[::-1]))",
+        ),
+        (
+            "GCD and LCM",
+            "import math\na, b = map(int, input().split())\ng = math.gcd(a, b)\nprint(g, a // g * b)",
+        ),
+        (
+            "Grid paths",
+            "m, n = map(int, input().split())\nrow = [1] * n\nfor _ in range(1, m):\n    for j in range(1, n):\n        row[j] = (row[j] + row[j - 1]) % (10**9 + 7)\nprint(row[-1])",
+        ),
+    ];
+    let mut env = code_env("eval:CodeContest", json!({"timeout": 10}));
+    for (title, code) in solutions {
+        reset_to(&mut env, title);
+        let step = env.step(&answer(code)).unwrap();
+        assert_eq!(step.reward, 1.0, "{title}: {:?}", step.info);
+    }
+}
+
+#[test]
+fn a_wrong_answer_scores_zero_with_its_verdicts() {
+    let mut env = code_env("code:Taco8k", json!({}));
+    reset_to(&mut env, "Sum of two");
+    let step = env
+        .step(&answer("a, b = map(int, input().split())\nprint(a - b)"))
+        .unwrap();
+    assert_eq!(step.reward, 0.0);
+    let verdicts = verdicts(&step);
+    assert_eq!(verdicts.len(), 5);
+    // Of the five tests only "0 0" gives the same answer for a - b.
+    assert_eq!(verdicts.iter().filter(|v| *v == "passed").count(), 1);
+    assert!(verdicts.iter().any(|v| v == Verdict::WrongAnswer.as_str()));
+}
+
+#[test]
+fn a_slow_solution_times_out_within_the_configured_limit() {
+    let mut env = code_env("code:PrimeIntellect15k", json!({"timeout": 1}));
+    reset_to(&mut env, "Sum of two");
+    let started = Instant::now();
+    let step = env.step(&answer("while True:\n    pass")).unwrap();
+    let elapsed = started.elapsed();
+    assert_eq!(step.reward, 0.0);
+    for verdict in verdicts(&step) {
+        assert!(
+            verdict == "out_of_fuel" || verdict == "deadline",
+            "{verdict}"
+        );
+    }
+    // Five tests of at most 1 s each, on at least one core, plus slack.
+    assert!(elapsed < Duration::from_secs(7), "{elapsed:?}");
+}
+
+#[test]
+fn a_crashing_solution_is_a_runtime_error_with_its_traceback() {
+    let mut env = code_env("code:CodeContest", json!({}));
+    reset_to(&mut env, "Sum of two");
+    let step = env
+        .step(&answer("a, b = map(int, input().split())\nprint(a // 0)"))
+        .unwrap();
+    assert_eq!(step.reward, 0.0);
+    assert!(verdicts(&step).iter().all(|v| v == "runtime_error"));
+    let failure = step.info.get("first_failure").unwrap();
+    assert!(
+        failure["stderr"]
+            .as_str()
+            .unwrap()
+            .contains("ZeroDivisionError"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn exiting_before_printing_the_answer_fails() {
+    let mut env = code_env("code:CodeContest", json!({}));
+    reset_to(&mut env, "Sum of two");
+    let step = env
+        .step(&answer(
+            "import sys\na, b = map(int, input().split())\nsys.exit(0)\nprint(a + b)",
+        ))
+        .unwrap();
+    assert_eq!(step.reward, 0.0);
+    assert!(verdicts(&step).iter().all(|v| v == "wrong_answer"));
+    let step = env.step(&answer("exit(0)\nprint(0)")).unwrap();
+    assert_eq!(step.reward, 0.0);
+}
+
+#[test]
+fn an_answer_without_code_is_a_format_error() {
+    let mut env = code_env("code:CodeContest", json!({}));
+    env.reset(Some(0)).unwrap();
+    let step = env.step("print(1) but not in a code block").unwrap();
+    assert_eq!(step.reward, -0.1);
+    assert_eq!(step.observation, TERMINAL_STATE);
+    assert!(step.terminated);
+    assert_eq!(step.info.get("format_error"), Some(json!(true)));
+}
+
+#[test]
+fn undefined_names_get_gems_base_imports() {
+    // GEM reruns a program failing with "is not defined" with its BASE_IMPORTS prepended.
+    let mut env = code_env("code:CodeContest", json!({}));
+    reset_to(&mut env, "GCD and LCM");
+    let step = env
+        .step(&answer(
+            "a, b = map(int, input().split())\ng = gcd(a, b)\nprint(g, a // g * b)",
+        ))
+        .unwrap();
+    assert_eq!(step.reward, 1.0, "{:?}", step.info);
+}
+
+#[test]
+fn seeded_resets_replay_and_unseeded_ones_walk_the_dataset() {
+    let mut a = code_env("code:CodeContest", json!({}));
+    let mut b = code_env("code:CodeContest", json!({}));
+    assert_eq!(a.reset(Some(7)).unwrap(), b.reset(Some(7)).unwrap());
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..8 {
+        seen.insert(a.reset(None).unwrap().observation);
+    }
+    assert_eq!(seen.len(), 8, "one epoch visits all eight shipped problems");
+    let state = a.get_state().unwrap();
+    let mut copy = a.spawn(true).unwrap();
+    assert_eq!(copy.get_state().unwrap(), state);
+}
+
+#[test]
+fn the_dataset_file_is_configurable() {
+    let dir = std::env::temp_dir().join(format!("geode-code-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = json!({"question": "Echo", "cases": {"inputs": ["hi\n"], "outputs": ["hi\n"]}});
+    std::fs::write(dir.join("mine.jsonl"), format!("{row}\n")).unwrap();
+    registry().runtime().datasets().add_root(&dir).unwrap();
+    let mut env = code_env(
+        "code:CodeContest",
+        json!({"dataset": "mine.jsonl", "question_key": "question", "test_key": "cases"}),
+    );
+    assert_eq!(env.reset(Some(3)).unwrap().observation, "Echo");
+    assert_eq!(env.step(&answer("print(input())")).unwrap().reward, 1.0);
+    let missing = registry().make_stack(
+        "code:CodeContest",
+        &json!({"dataset": "nope.jsonl"}),
+        &[],
+        &Limits::default(),
+    );
+    assert!(missing.is_err());
+    let unknown = registry().make_stack(
+        "code:CodeContest",
+        &json!({"datset": "x"}),
+        &[],
+        &Limits::default(),
+    );
+    let error = unknown.err().expect("an unknown key is refused");
+    assert!(error.to_string().contains("datset"), "{error}");
+}
+
+#[test]
+fn the_python_tool_runs_code_blocks_like_gem() {
+    let limits = Limits::default();
+    let mut tool = registry()
+        .make_any_tool("tool:python", &json!({}), &limits)
+        .unwrap();
+    assert!(tool.instructions().unwrap().contains("<python>"));
+    let out = tool
+        .execute("Let me compute. <python>print(6 * 7)</python> done")
+        .unwrap()
+        .unwrap();
+    assert_eq!(out.observation, "Code execution result: 42\n\n");
+    assert_eq!(
+        out.parsed_action,
+        "Let me compute. <python>print(6 * 7)</python>"
+    );
+    assert!(!out.has_error);
+    assert!(tool.execute("no code here").unwrap().is_none());
+    let out = tool
+        .execute("```python\nprint(1)\n1/0\n```")
+        .unwrap()
+        .unwrap();
+    assert!(out.has_error);
+    assert!(
+        out.observation
+            .starts_with("Code execution result: 1\n\nTraceback"),
+        "{}",
+        out.observation
+    );
+    let mut last_line = registry()
+        .make_any_tool(
+            "tool:python",
+            &json!({"keep_error_last_line": true}),
+            &limits,
+        )
+        .unwrap();
+    let out = last_line.execute("<python>1/0</python>").unwrap().unwrap();
+    assert_eq!(
+        out.observation,
+        "Code execution result: ZeroDivisionError: division by zero\n"
+    );
+}
+
+#[test]
+fn the_python_tool_timeout_really_applies() {
+    let limits = Limits::default();
+    let mut tool = registry()
+        .make_any_tool("tool:python", &json!({"timeout": 0.5}), &limits)
+        .unwrap();
+    let started = Instant::now();
+    let out = tool
+        .execute("<python>while True:\n    pass</python>")
+        .unwrap()
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_millis(550 + 100),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(out.has_error);
+    assert!(
+        out.observation
+            .contains("Execution timed out after 0.5 seconds."),
+        "{}",
+        out.observation
+    );
+}
+
+#[test]
+fn the_python_tool_wraps_an_env() {
+    let tools = WrapperSpec::Tools {
+        tools: vec![("tool:python".to_owned(), json!({}))],
+        rewards: ToolRewards::default(),
+    };
+    let mut env = registry()
+        .make_stack(
+            "code:CodeContest",
+            &json!({"timeout": 2}),
+            &[tools],
+            &Limits::default(),
+        )
+        .unwrap();
+    let first = env.reset(Some(1)).unwrap();
+    assert!(first.observation.contains("<python>...</python>"));
+    let step = env.step("<python>print(sum(range(10)))</python>").unwrap();
+    assert_eq!(step.observation, "Code execution result: 45\n\n");
+    assert_eq!(step.info.get("use_tool"), Some(json!(true)));
+    let step = env.step("no code").unwrap();
+    assert_eq!(step.reward, -0.1);
+}
