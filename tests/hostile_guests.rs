@@ -253,12 +253,19 @@ fn many_failures_do_not_leak_instances() {
 
 #[test]
 fn sleeping_costs_no_wall_clock_time() {
-    let limits = Limits { deadline_per_call: Some(Duration::from_secs(1)), ..Limits::default() };
+    let limits = Limits {
+        deadline_per_call: Some(Duration::from_secs(1)),
+        ..Limits::default()
+    };
     let mut env = make("hostile:sleep", limits);
     env.reset(Some(0)).unwrap();
     let started = Instant::now();
     let step = env.step("nap").unwrap();
-    assert!(started.elapsed() < Duration::from_millis(500), "a guest sleep blocked the host for {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_millis(500),
+        "a guest sleep blocked the host for {:?}",
+        started.elapsed()
+    );
     // An hour passed in guest time only: the clock started at 2025-01-01T00:00:00Z.
     assert_eq!(step.observation, "clock 1735693200");
 }

@@ -6,7 +6,7 @@ use super::clock::{SleptPastDeadline, shadow_monotonic_clock};
 use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
 use super::state::RunState;
 use crate::cache::CompileCache;
-use crate::engine::deadline_ticks;
+use crate::engine::arm_wall_deadline;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
@@ -104,7 +104,7 @@ impl Sandbox {
         store
             .set_fuel(budget)
             .expect("fuel is enabled on the engine");
-        store.set_epoch_deadline(deadline_ticks(limits.timeout));
+        arm_wall_deadline(&mut store, limits.timeout);
         let result = self
             .inner
             .pre

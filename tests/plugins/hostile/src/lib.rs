@@ -27,7 +27,10 @@ const KINDS: &[(&str, &str)] = &[
         "hostile:slow",
         "spins for the number of iterations the action names, then answers",
     ),
-    ("hostile:sleep", "sleeps for an hour, then reports the clock"),
+    (
+        "hostile:sleep",
+        "sleeps for an hour, then reports the clock",
+    ),
     (
         "hostile:dataset-reader",
         "answers `name index` with that dataset row, `name` with its length",
