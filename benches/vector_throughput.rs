@@ -2,7 +2,7 @@
 //! pool (send/recv), with pre-generated random actions and SameStep autoreset.
 //!
 //! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
-//! [--threads 1,2] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+//! [--threads 1,2] [--only sync|async] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
 
 use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
 use std::time::{Duration, Instant};
@@ -14,6 +14,8 @@ struct Args {
     threads: Vec<usize>,
     steps: usize,
     json: bool,
+    /// Run only `sync` or `async` (both when empty), e.g. to profile one of them.
+    only: String,
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
@@ -28,6 +30,7 @@ fn args() -> Args {
         threads: vec![1, 2],
         steps: 1_000_000,
         json: false,
+        only: String::new(),
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -36,6 +39,7 @@ fn args() -> Args {
             "--threads" => args.threads = parse_list(&it.next().unwrap_or_default()),
             "--steps" => args.steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(args.steps),
             "--json" => args.json = true,
+            "--only" => args.only = it.next().unwrap_or_default(),
             _ => {} // cargo bench passes --bench
         }
     }
@@ -138,8 +142,19 @@ fn main() {
             .build()
             .expect("rayon pool");
         for &n in &args.envs {
-            let sync = pool.install(|| sync_rate(&registry, n, args.steps));
-            let asynchronous = async_rate(&registry, n, args.steps, threads);
+            let sync = if args.only == "async" {
+                Rate {
+                    wall: 0.0,
+                    cpu: 0.0,
+                }
+            } else {
+                pool.install(|| sync_rate(&registry, n, args.steps))
+            };
+            let asynchronous = if args.only == "sync" {
+                0.0
+            } else {
+                async_rate(&registry, n, args.steps, threads)
+            };
             let (wall, cpu) = (sync.wall, sync.cpu);
             if args.json {
                 println!(

@@ -39,6 +39,10 @@ fn base_config() -> Config {
     config.max_wasm_stack(512 << 10);
     // Envs are called synchronously; the component-model async bookkeeping costs per call.
     config.concurrency_support(false);
+    // `GEODE_PROFILER=perfmap` names guest functions for `perf report` (/tmp/perf-<pid>.map).
+    if std::env::var("GEODE_PROFILER").as_deref() == Ok("perfmap") {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     config
 }
 

@@ -30,11 +30,13 @@ pub mod dataset;
 pub mod direction;
 pub mod error;
 pub mod game;
+pub mod json_text;
 pub mod parse;
 mod plugin;
 pub mod pycompat;
 pub mod records;
 pub mod rng;
+pub mod sandbox;
 #[doc(hidden)]
 pub mod testing;
 pub mod tool;

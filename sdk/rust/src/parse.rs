@@ -1,23 +1,22 @@
 //! Action parsing shared by games: the `\boxed{...}` answer convention.
 
+const OPEN: &str = "\\boxed{";
+
+/// Byte offsets just past each `\boxed{` of `text`, from the last one back.
+///
+/// A byte scan for the backslash (word-at-a-time in `memchr`) is far cheaper per call than
+/// building a substring searcher, and actions are parsed on every step.
+fn box_bodies_from_last(text: &str) -> impl Iterator<Item = usize> + '_ {
+    memchr::memrchr_iter(b'\\', text.as_bytes())
+        .filter(move |&at| text.as_bytes()[at..].starts_with(OPEN.as_bytes()))
+        .map(|at| at + OPEN.len())
+}
+
 /// The content of the last `\boxed{...}` in `text` (no nested braces), if any.
 pub fn last_boxed(text: &str) -> Option<&str> {
-    const OPEN: &str = "\\boxed{";
-    let mut found = None;
-    let mut rest = text;
-    let mut offset = 0;
-    while let Some(start) = rest.find(OPEN) {
-        let body_start = offset + start + OPEN.len();
-        match text[body_start..].find('}') {
-            Some(len) => {
-                found = Some(&text[body_start..body_start + len]);
-                offset = body_start;
-            }
-            None => break,
-        }
-        rest = &text[offset..];
-    }
-    found
+    box_bodies_from_last(text).find_map(|body| {
+        memchr::memchr(b'}', &text.as_bytes()[body..]).map(|len| &text[body..body + len])
+    })
 }
 
 /// The number in the last `\boxed{N}` whose content is only ASCII digits (GEM's `\\boxed{(\d+)}`).
@@ -25,25 +24,17 @@ pub fn last_boxed(text: &str) -> Option<&str> {
 /// Boxes holding anything else are skipped, so `\boxed{7} \boxed{x}` gives 7. A number too
 /// large for `i64` saturates to `i64::MAX` (it is still a number, just out of any range).
 pub fn last_boxed_int(text: &str) -> Option<i64> {
-    const OPEN: &str = "\\boxed{";
-    let mut found = None;
-    let mut offset = 0;
-    while let Some(start) = text[offset..].find(OPEN) {
-        let body_start = offset + start + OPEN.len();
-        let digits = text[body_start..]
-            .bytes()
-            .take_while(u8::is_ascii_digit)
-            .count();
-        if digits > 0 && text[body_start + digits..].starts_with('}') {
-            found = Some(
-                text[body_start..body_start + digits]
-                    .parse::<i64>()
-                    .unwrap_or(i64::MAX),
-            );
+    box_bodies_from_last(text).find_map(|body| {
+        let rest = &text.as_bytes()[body..];
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 || rest.get(digits) != Some(&b'}') {
+            return None;
         }
-        offset = body_start;
-    }
-    found
+        let value = rest[..digits].iter().try_fold(0i64, |n, &d| {
+            n.checked_mul(10)?.checked_add(i64::from(d - b'0'))
+        });
+        Some(value.unwrap_or(i64::MAX))
+    })
 }
 
 /// What `matcher` makes of the text after the last `\boxed{` of `text` where it matches (gives
@@ -53,9 +44,7 @@ pub fn last_boxed_match<'a, T>(
     text: &'a str,
     mut matcher: impl FnMut(&'a str) -> Option<T>,
 ) -> Option<T> {
-    const OPEN: &str = "\\boxed{";
-    text.rmatch_indices(OPEN)
-        .find_map(|(at, _)| matcher(&text[at + OPEN.len()..]))
+    box_bodies_from_last(text).find_map(|body| matcher(&text[body..]))
 }
 
 #[cfg(test)]
@@ -89,5 +78,8 @@ mod tests {
     fn boxed_text() {
         assert_eq!(last_boxed("a \\boxed{left} b \\boxed{up}"), Some("up"));
         assert_eq!(last_boxed("\\boxed{open"), None);
+        assert_eq!(last_boxed("\\boxed{a} \\boxed{b"), Some("a"));
+        assert_eq!(last_boxed("\\boxed{a\\boxed{b}"), Some("b"));
+        assert_eq!(last_boxed("é\\boxed{ü}"), Some("ü"));
     }
 }

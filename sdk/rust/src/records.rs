@@ -1,5 +1,6 @@
 //! The values an environment hands back: specs, reset and step results, info maps.
 
+use crate::json_text;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -12,9 +13,9 @@ pub struct Info {
 
 impl Default for Info {
     fn default() -> Self {
-        Info {
-            json: String::from("{}"),
-        }
+        let mut json = String::with_capacity(64);
+        json.push_str("{}");
+        Info { json }
     }
 }
 
@@ -24,22 +25,18 @@ impl Info {
         Info::default()
     }
 
-    /// Adds `key: value` (serialized with serde).
+    /// Adds `key: value` (serialized with serde). A value serde cannot encode is left out.
     pub fn insert(&mut self, key: &str, value: impl Serialize) {
-        let mut entry = Vec::with_capacity(key.len() + 16);
-        if serde_json::to_writer(&mut entry, key).is_err() {
-            return;
-        }
-        entry.push(b':');
-        if serde_json::to_writer(&mut entry, &value).is_err() {
-            return;
-        }
-        self.json.pop();
-        if self.json.len() > 1 {
+        self.json.pop(); // the closing brace
+        let mark = self.json.len();
+        if mark > 1 {
             self.json.push(',');
         }
-        self.json
-            .push_str(std::str::from_utf8(&entry).expect("serde_json writes UTF-8"));
+        json_text::push_str_literal(&mut self.json, key);
+        self.json.push(':');
+        if json_text::push_value(&mut self.json, &value).is_err() {
+            self.json.truncate(mark);
+        }
         self.json.push('}');
     }
 
@@ -158,5 +155,37 @@ impl Step {
     pub fn info(mut self, key: &str, value: impl Serialize) -> Self {
         self.info.insert(key, value);
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn info_builds_an_object_in_insertion_order() {
+        let mut info = Info::new();
+        info.insert("suffix", "Enter \"it\".");
+        info.insert("n", 3);
+        info.insert("list", [1.5, 2.0]);
+        assert_eq!(
+            info.as_json(),
+            r#"{"suffix":"Enter \"it\".","n":3,"list":[1.5,2.0]}"#
+        );
+        assert_eq!(info.get("n"), Some(serde_json::json!(3)));
+    }
+
+    #[test]
+    fn info_leaves_out_a_value_serde_cannot_encode() {
+        let mut info = Info::new();
+        info.insert("a", 1);
+        let bad: BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        info.insert("bad", bad);
+        info.insert("b", "ü");
+        assert_eq!(info.as_json(), r#"{"a":1,"b":"ü"}"#);
+        let mut first_bad = Info::new();
+        first_bad.insert("bad", BTreeMap::from([((1u8, 2u8), 3u8)]));
+        assert_eq!(first_bad.as_json(), "{}");
     }
 }
