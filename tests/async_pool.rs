@@ -171,6 +171,30 @@ fn each_episode_steps_independently_under_tokio() {
 }
 
 #[test]
+fn recv_waits_for_a_whole_batch_in_sync_and_async_code() {
+    let pool = pool(&["hostile:healthy"; 6], 2);
+    reset_all(&pool);
+    pool.send((0..6).map(|i| (i, format!("a{i}"))).collect())
+        .unwrap();
+    let first = pool.recv(6, Some(Duration::from_secs(10)));
+    assert_eq!(
+        first.len(),
+        6,
+        "recv returned before its batch was complete"
+    );
+    pool.send((0..6).map(|i| (i, format!("b{i}"))).collect())
+        .unwrap();
+    let second = futures_lite_block_on(pool.recv_async(6));
+    assert_eq!(second.len(), 6);
+    let mut indices: Vec<usize> = second.iter().map(|c| c.index).collect();
+    indices.sort_unstable();
+    assert_eq!(indices, (0..6).collect::<Vec<_>>());
+    for done in &second {
+        assert_eq!(done.step.observation, format!("step 2 got b{}", done.index));
+    }
+}
+
+#[test]
 fn plain_threads_share_one_pool() {
     let pool = pool(&["hostile:healthy"; 4], 2);
     reset_all(&pool);

@@ -6,11 +6,8 @@ use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::{Error, Result};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-
-/// How long `recv` polls for results before it blocks.
-const SPIN_BEFORE_SLEEP: Duration = Duration::from_micros(50);
 
 /// A finished step (or reset) of one slot.
 #[derive(Debug)]
@@ -39,7 +36,50 @@ struct Shared {
     slots: Vec<Mutex<Slot>>,
     in_flight: Vec<AtomicBool>,
     mode: AutoresetMode,
-    done_tx: flume::Sender<Completed>,
+    done: Completions,
+}
+
+/// Finished results waiting for `recv`. A waiter says how many it needs and is woken once, when
+/// that many are ready, instead of once per result (a wake-up costs more than a quick step).
+#[derive(Default)]
+struct Completions {
+    ready: Mutex<Ready>,
+    /// Signals the blocked `recv` that its batch is complete.
+    filled: Condvar,
+    /// Signals `recv_async` that its batch is complete (keeps a permit if it is not waiting yet).
+    filled_async: tokio::sync::Notify,
+}
+
+#[derive(Default)]
+struct Ready {
+    results: Vec<Completed>,
+    /// The batch size the blocked `recv` waits for (0: none waits).
+    wanted: usize,
+    /// The batch size `recv_async` waits for (0: none waits).
+    wanted_async: usize,
+}
+
+impl Completions {
+    fn lock(&self) -> MutexGuard<'_, Ready> {
+        self.ready.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn push(&self, done: Completed) {
+        let mut ready = self.lock();
+        ready.results.push(done);
+        let n = ready.results.len();
+        let (sync_full, async_full) = (
+            ready.wanted != 0 && n >= ready.wanted,
+            ready.wanted_async != 0 && n >= ready.wanted_async,
+        );
+        drop(ready);
+        if sync_full {
+            self.filled.notify_one();
+        }
+        if async_full {
+            self.filled_async.notify_one();
+        }
+    }
 }
 
 /// An asynchronous pool of env slots served by dedicated worker threads. `send`/`recv` may be
@@ -48,20 +88,18 @@ pub struct AsyncPool {
     shared: Arc<Shared>,
     jobs: Option<flume::Sender<(usize, Job, Reply)>>,
     workers: Vec<std::thread::JoinHandle<()>>,
-    done_rx: flume::Receiver<Completed>,
 }
 
 impl AsyncPool {
     /// A pool over `envs` with `threads` workers (0 = one per core).
     pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, threads: usize) -> Result<Self> {
-        let (done_tx, done_rx) = flume::unbounded();
         let in_flight = envs.iter().map(|_| AtomicBool::new(false)).collect();
         let slots = envs.into_iter().map(|e| Mutex::new(Slot::new(e))).collect();
         let shared = Arc::new(Shared {
             slots,
             in_flight,
             mode,
-            done_tx,
+            done: Completions::default(),
         });
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -87,7 +125,6 @@ impl AsyncPool {
             shared,
             jobs: Some(jobs),
             workers,
-            done_rx,
         })
     }
 
@@ -161,39 +198,42 @@ impl AsyncPool {
     /// ready result, in completion order.
     pub fn recv(&self, min_batch: usize, timeout: Option<Duration>) -> Vec<Completed> {
         let deadline = timeout.map(|t| Instant::now() + t);
-        let mut out: Vec<Completed> = self.done_rx.try_iter().collect();
-        // Results of quick steps arrive microseconds apart: yielding briefly before sleeping
-        // saves a futex sleep and wake-up per result.
-        let spin_until = Instant::now() + SPIN_BEFORE_SLEEP;
-        while out.len() < min_batch && Instant::now() < spin_until {
-            std::thread::yield_now();
-            out.extend(self.done_rx.try_iter());
-        }
-        while out.len() < min_batch {
-            let next = match deadline {
-                Some(d) => self.done_rx.recv_deadline(d).ok(),
-                None => self.done_rx.recv().ok(),
+        let done = &self.shared.done;
+        let mut ready = done.lock();
+        while ready.results.len() < min_batch {
+            ready.wanted = min_batch;
+            ready = match deadline {
+                None => done.filled.wait(ready).unwrap_or_else(|p| p.into_inner()),
+                Some(deadline) => {
+                    let now = Instant::now();
+                    if now >= deadline {
+                        break;
+                    }
+                    done.filled
+                        .wait_timeout(ready, deadline - now)
+                        .unwrap_or_else(|p| p.into_inner())
+                        .0
+                }
             };
-            match next {
-                Some(done) => out.push(done),
-                None => break,
-            }
-            out.extend(self.done_rx.try_iter());
         }
-        out
+        ready.wanted = 0;
+        std::mem::take(&mut ready.results)
     }
 
     /// The async form of [`AsyncPool::recv`] (no timeout; wrap it in one if needed).
     pub async fn recv_async(&self, min_batch: usize) -> Vec<Completed> {
-        let mut out: Vec<Completed> = self.done_rx.try_iter().collect();
-        while out.len() < min_batch {
-            match self.done_rx.recv_async().await {
-                Ok(done) => out.push(done),
-                Err(_) => break,
+        let done = &self.shared.done;
+        loop {
+            {
+                let mut ready = done.lock();
+                if ready.results.len() >= min_batch {
+                    ready.wanted_async = 0;
+                    return std::mem::take(&mut ready.results);
+                }
+                ready.wanted_async = min_batch;
             }
-            out.extend(self.done_rx.try_iter());
+            done.filled_async.notified().await;
         }
-        out
     }
 
     /// Steps one slot and awaits exactly its result: the per-episode async API. Results of other
@@ -241,9 +281,7 @@ impl Shared {
         let step = self.execute(index, job);
         self.in_flight[index].store(false, Ordering::Release);
         match reply {
-            Reply::Queue => {
-                let _ = self.done_tx.send(Completed { index, step });
-            }
+            Reply::Queue => self.done.push(Completed { index, step }),
             Reply::One(tx) => {
                 let _ = tx.send(step);
             }
