@@ -216,3 +216,22 @@ fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
         .unwrap()
         .block_on(future)
 }
+
+#[test]
+fn slots_are_reachable_between_jobs_and_the_mode_can_change() {
+    let pool = pool(&["hostile:healthy"; 2], 2);
+    reset_all(&pool);
+    pool.set_autoreset_mode(AutoresetMode::NextStep);
+    assert_eq!(pool.autoreset_mode(), AutoresetMode::NextStep);
+    let out = pool
+        .with_slot(0, |slot| slot.step_direct("direct"))
+        .unwrap();
+    assert_eq!(out.observation, "step 1 got direct");
+    pool.send(vec![(0, "queued".into())]).unwrap();
+    let busy = pool.with_slot(0, |slot| slot.step_direct("x"));
+    let done = pool.recv(1, Some(Duration::from_secs(10)));
+    assert_eq!(done[0].step.observation, "step 2 got queued");
+    if let Err(error) = busy {
+        assert!(error.to_string().contains("in flight"), "{error}");
+    }
+}

@@ -237,3 +237,42 @@ fn spawn_copies_state_when_asked() {
     let mut twin = env.spawn(true).unwrap();
     assert_eq!(twin.step("b").unwrap().observation, "step 2 got b");
 }
+
+#[test]
+fn the_autoreset_mode_changes_without_rebuilding_the_envs() {
+    let mut vec = healthy_vec(1, AutoresetMode::SameStep);
+    vec.reset(None).unwrap();
+    vec.step(Actions::All(&actions(&["a"]))).unwrap();
+    vec.set_autoreset_mode(AutoresetMode::NextStep);
+    assert_eq!(vec.autoreset_mode(), AutoresetMode::NextStep);
+    // The episode goes on where it was: this is its second step, not a fresh one.
+    let s = vec.step(Actions::All(&actions(&["b"]))).unwrap();
+    assert_eq!(s.observations, vec!["step 2 got b"]);
+    let s = vec.step(Actions::All(&actions(&["c"]))).unwrap();
+    assert_eq!(
+        (s.observations[0].as_str(), s.terminated[0]),
+        ("step 3 got c", true)
+    );
+    let s = vec.step(Actions::All(&actions(&["ignored"]))).unwrap();
+    assert_eq!(s.observations, vec!["hostile:healthy ready"]);
+}
+
+#[test]
+fn a_slot_can_be_driven_directly_like_gems_envs_list() {
+    let mut vec = healthy_vec(2, AutoresetMode::NextStep);
+    vec.with_slot(1, |slot| slot.reset(Some(5))).unwrap();
+    for action in ["a", "b"] {
+        vec.with_slot(1, |slot| slot.step_direct(action)).unwrap();
+    }
+    let last = vec.with_slot(1, |slot| slot.step_direct("c")).unwrap();
+    assert!(last.terminated, "the healthy env ends after three steps");
+    assert!(
+        vec.with_slot(1, |slot| slot.env_mut().sample_random_action())
+            .is_ok()
+    );
+    // The vector knows the directly-stepped episode ended: NextStep resets it.
+    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    assert_eq!(s.observations, vec!["hostile:healthy ready"]);
+    let error = vec.with_slot(9, |slot| slot.reset(None)).unwrap_err();
+    assert!(error.to_string().contains("out of range"), "{error}");
+}

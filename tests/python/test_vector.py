@@ -66,12 +66,39 @@ def test_disabled(gem, async_mode):
     assert "At turn 1" in obs[0]
 
 
-def test_mode_can_be_assigned(gem):
-    vec = gem.make_vec([EASY] * 2)
-    vec.autoreset_mode = "NextStep"  # GEM code sets the attribute; geode rebuilds the slots
+def test_mode_can_be_assigned_mid_episode(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode)
     vec.reset(seed=0)
-    obs, *_ = vec.step([BAD, BAD])
-    assert all("did not provide" in o for o in obs)
+    vec.step(["\\boxed{1}", "\\boxed{1}"])
+    vec.autoreset_mode = "NextStep"  # GEM code sets the attribute; the episodes go on
+    assert vec.autoreset_mode == gem.AutoresetMode.NEXT_STEP
+    obs, *_ = vec.step(["\\boxed{2}", BAD])
+    assert "At turn 2" in obs[0] and "did not provide" in obs[1]
+    obs, rewards, *_ = vec.step(["\\boxed{3}", "ignored"])
+    assert "At turn 3" in obs[0]
+    assert obs[1].startswith("You are playing") and rewards[1] == 0.0
+
+
+def test_envs_drive_single_slots(gem, async_mode):
+    vec = gem.make_vec([EASY] * 3, async_mode=async_mode, autoreset_mode="NextStep")
+    assert len(vec.envs) == 3 and vec.envs[2].env_id == EASY
+    single = gem.make(EASY)
+    expected = single.reset(seed=4)[0], single.step("\\boxed{5}")[0]
+    slot = vec.envs[1]
+    assert slot.reset(seed=4)[0] == expected[0]
+    obs, reward, terminated, truncated, info = slot.step("\\boxed{5}")
+    assert obs == expected[1] and info == {"suffix": "Enter your next guess."}
+    assert slot.sample_random_action().startswith("\\boxed{")
+    state = slot.get_state()
+    after = slot.step("\\boxed{6}")[0]
+    slot.set_state(state)
+    assert slot.step("\\boxed{6}")[0] == after
+    _, _, terminated, _, _ = slot.step(BAD)
+    assert terminated
+    obs, rewards, *_ = vec.step({1: "ignored"})  # the vector saw the direct episode end
+    assert obs[0].startswith("You are playing") and rewards[0] == 0.0
+    with pytest.raises(IndexError):
+        vec.envs[7]
 
 
 def test_partial_steps_with_a_dict(gem, async_mode):

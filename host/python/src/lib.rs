@@ -12,6 +12,7 @@ mod env;
 mod errors;
 mod pool;
 mod registry;
+mod slot_env;
 mod vector;
 
 use pyo3::prelude::*;
@@ -22,6 +23,7 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<pool::PyAsyncPool>()?;
+    m.add_class::<slot_env::PySlotEnv>()?;
     m.add_function(wrap_pyfunction!(env::make, m)?)?;
     m.add_function(wrap_pyfunction!(vector::make_vec, m)?)?;
     m.add_function(wrap_pyfunction!(registry::list_envs, m)?)?;

@@ -5,8 +5,9 @@
 use crate::batch::{Row, row_to_py, rows_of_completed, rows_to_py};
 use crate::bridge::Steps;
 use crate::errors::{self, IntoPyResult, invalid_argument};
-use crate::vector::{mode_name, resets_to_py};
-use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result};
+use crate::slot_env::{PySlotEnv, SlotOwner};
+use crate::vector::{mode_name, resets_to_py, slot_id};
+use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -18,7 +19,6 @@ use std::time::Duration;
 pub struct PyAsyncPool {
     pool: Arc<AsyncPool>,
     ids: Vec<String>,
-    mode: AutoresetMode,
     /// Results sent through the shared queue and not yet received.
     outstanding: AtomicUsize,
     /// Held by the synchronous `step`/`reset`, which own the queue while they run.
@@ -42,7 +42,6 @@ impl PyAsyncPool {
         Ok(PyAsyncPool {
             pool: Arc::new(pool),
             ids,
-            mode,
             outstanding: AtomicUsize::new(0),
             batch: Mutex::new(()),
             steps: Steps::new().map_err(|e| {
@@ -52,6 +51,11 @@ impl PyAsyncPool {
                 )
             })?,
         })
+    }
+
+    /// Runs `f` on slot `index` (see [`AsyncPool::with_slot`]).
+    pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
+        self.pool.with_slot(index, f)
     }
 
     fn received(&self, n: usize) {
@@ -252,6 +256,20 @@ impl PyAsyncPool {
     /// `SameStep`, `NextStep` or `Disabled`.
     #[getter]
     fn autoreset_mode(&self) -> &'static str {
-        mode_name(self.mode)
+        mode_name(self.pool.autoreset_mode())
+    }
+
+    /// Changes the autoreset mode of the jobs that start from now on.
+    fn set_autoreset_mode(&self, py: Python<'_>, mode: &str) -> PyResult<()> {
+        let mode: AutoresetMode = mode.parse().py_err(py)?;
+        self.pool.set_autoreset_mode(mode);
+        Ok(())
+    }
+
+    /// Slot `index`, driven like a single env (GEM's `vec.envs[index]`); fails while the slot
+    /// has a job in flight.
+    fn slot(slf: Py<Self>, py: Python<'_>, index: usize) -> PyResult<PySlotEnv> {
+        let id = slot_id(py, &slf.get().ids, index)?;
+        Ok(PySlotEnv::new(SlotOwner::Async(slf), index, id))
     }
 }

@@ -6,7 +6,8 @@ use crate::convert::{self, info_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
 use crate::registry;
-use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, VectorEnv};
+use crate::slot_env::{PySlotEnv, SlotOwner};
+use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, Slot, VectorEnv};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 use serde_json::Value;
@@ -67,9 +68,21 @@ pub fn make_vec(
     let vec = PyVectorEnv {
         vec: Mutex::new(VectorEnv::new(envs, mode, None)),
         ids: env_ids,
-        mode,
     };
     Ok(Py::new(py, vec)?.into_any())
+}
+
+/// The id of slot `index`, or an error naming the valid range.
+pub fn slot_id(py: Python<'_>, ids: &[String], index: usize) -> PyResult<String> {
+    ids.get(index).cloned().ok_or_else(|| {
+        invalid_argument(
+            py,
+            format!(
+                "env index {index} is out of range (num_envs = {})",
+                ids.len()
+            ),
+        )
+    })
 }
 
 /// The name GEM gives an autoreset mode.
@@ -99,12 +112,16 @@ pub fn resets_to_py<'py>(
 pub struct PyVectorEnv {
     vec: Mutex<VectorEnv>,
     ids: Vec<String>,
-    mode: AutoresetMode,
 }
 
 impl PyVectorEnv {
     fn lock(&self) -> MutexGuard<'_, VectorEnv> {
         self.vec.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `f` on slot `index` (see [`VectorEnv::with_slot`]).
+    pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
+        self.lock().with_slot(index, f)
     }
 }
 
@@ -162,13 +179,26 @@ impl PyVectorEnv {
     /// `SameStep`, `NextStep` or `Disabled`.
     #[getter]
     fn autoreset_mode(&self) -> &'static str {
-        mode_name(self.mode)
+        mode_name(self.lock().autoreset_mode())
+    }
+
+    /// Changes the autoreset mode of the steps that follow; episodes go on where they are.
+    fn set_autoreset_mode(&self, py: Python<'_>, mode: &str) -> PyResult<()> {
+        let mode: AutoresetMode = mode.parse().py_err(py)?;
+        self.lock().set_autoreset_mode(mode);
+        Ok(())
+    }
+
+    /// Slot `index`, driven like a single env (GEM's `vec.envs[index]`).
+    fn slot(slf: Py<Self>, py: Python<'_>, index: usize) -> PyResult<PySlotEnv> {
+        let id = slot_id(py, &slf.get().ids, index)?;
+        Ok(PySlotEnv::new(SlotOwner::Sync(slf), index, id))
     }
 
     /// Frees every slot's env; the vector env is empty afterwards.
     fn close(&self, py: Python<'_>) {
         py.detach(|| {
-            let empty = VectorEnv::new(Vec::new(), self.mode, None);
+            let empty = VectorEnv::new(Vec::new(), AutoresetMode::default(), None);
             drop(std::mem::replace(&mut *self.lock(), empty));
         });
     }

@@ -47,4 +47,4 @@ pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use registry::{BUILTIN_PLUGINS, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec};
-pub use vector::{Actions, AsyncPool, AutoresetMode, VectorEnv, VectorStep};
+pub use vector::{Actions, AsyncPool, AutoresetMode, Slot, SlotStep, VectorEnv, VectorStep};

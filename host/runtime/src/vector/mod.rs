@@ -6,5 +6,5 @@ mod slot;
 mod sync;
 
 pub use pool::{AsyncPool, Completed};
-pub use slot::{AutoresetMode, SlotStep};
+pub use slot::{AutoresetMode, Slot, SlotStep};
 pub use sync::{Actions, VectorEnv, VectorStep};

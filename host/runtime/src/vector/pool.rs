@@ -5,7 +5,7 @@
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::{Error, Result};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -35,8 +35,20 @@ enum Reply {
 struct Shared {
     slots: Vec<Mutex<Slot>>,
     in_flight: Vec<AtomicBool>,
-    mode: AutoresetMode,
+    /// The [`AutoresetMode`] as its index in [`MODES`], changeable while the pool runs.
+    mode: AtomicU8,
     done: Completions,
+}
+
+/// The autoreset modes by their stored index.
+const MODES: [AutoresetMode; 3] = [
+    AutoresetMode::SameStep,
+    AutoresetMode::NextStep,
+    AutoresetMode::Disabled,
+];
+
+fn mode_index(mode: AutoresetMode) -> u8 {
+    MODES.iter().position(|m| *m == mode).unwrap_or(0) as u8
 }
 
 /// Finished results waiting for `recv`. A waiter says how many it needs and is woken once, when
@@ -98,7 +110,7 @@ impl AsyncPool {
         let shared = Arc::new(Shared {
             slots,
             in_flight,
-            mode,
+            mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
         });
         let threads = if threads == 0 {
@@ -131,6 +143,30 @@ impl AsyncPool {
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
         self.shared.slots.len()
+    }
+
+    /// The autoreset mode.
+    pub fn autoreset_mode(&self) -> AutoresetMode {
+        self.shared.mode()
+    }
+
+    /// Sets the autoreset mode of the jobs that start from now on; slots keep their episodes.
+    pub fn set_autoreset_mode(&self, mode: AutoresetMode) {
+        self.shared.mode.store(mode_index(mode), Ordering::Release);
+    }
+
+    /// Runs `f` on slot `index` on the calling thread (GEM's `vec.envs[index]`). Fails when the
+    /// slot has a job in flight; no job can start on it until `f` returns.
+    pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
+        self.claim(index)?;
+        let result = {
+            let mut slot = self.shared.slots[index]
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            f(&mut slot)
+        };
+        self.shared.in_flight[index].store(false, Ordering::Release);
+        result
     }
 
     /// Whether slot `index` has a step or reset in flight.
@@ -261,12 +297,16 @@ impl Drop for AsyncPool {
 }
 
 impl Shared {
+    fn mode(&self) -> AutoresetMode {
+        MODES[usize::from(self.mode.load(Ordering::Acquire)) % MODES.len()]
+    }
+
     fn execute(&self, index: usize, job: Job) -> SlotStep {
         let mut slot = self.slots[index]
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         match job {
-            Job::Step(action) => slot.advance(&action, self.mode),
+            Job::Step(action) => slot.advance(&action, self.mode()),
             Job::Reset(seed) => match slot.reset(seed) {
                 Ok((observation, info)) => SlotStep::reset(observation, info),
                 Err(error) => SlotStep {

@@ -81,6 +81,27 @@ impl Slot {
         Ok((out.observation, out.info))
     }
 
+    /// Applies one action to the env itself, without autoreset (GEM's `vec.envs[i].step`). The
+    /// slot remembers whether the episode ended, so the vector's next step treats it right.
+    pub fn step_direct(&mut self, action: &str) -> Result<crate::env::StepOutput> {
+        let out = self.env.step(action)?;
+        self.episode_over = out.done();
+        Ok(out)
+    }
+
+    /// Restores a snapshot from [`Env::get_state`]; the slot then counts as mid-episode.
+    pub fn restore(&mut self, state: &[u8]) -> Result<()> {
+        self.env.set_state(state)?;
+        self.fresh = false;
+        self.episode_over = false;
+        Ok(())
+    }
+
+    /// The slot's env, for calls that do not change where the episode is (sampling, state).
+    pub fn env_mut(&mut self) -> &mut dyn Env {
+        &mut *self.env
+    }
+
     /// Applies one action under `mode`. Never fails: an env error is reported in the result and
     /// the slot restarts from a fresh instance.
     pub fn advance(&mut self, action: &str, mode: AutoresetMode) -> SlotStep {

@@ -84,6 +84,27 @@ impl VectorEnv {
         self.mode
     }
 
+    /// Sets the autoreset mode of the steps that follow; slots keep their episodes.
+    pub fn set_autoreset_mode(&mut self, mode: AutoresetMode) {
+        self.mode = mode;
+    }
+
+    /// Runs `f` on slot `index` (GEM's `vec.envs[index]`): reset it, step it without autoreset,
+    /// or reach its env.
+    pub fn with_slot<R>(
+        &mut self,
+        index: usize,
+        f: impl FnOnce(&mut Slot) -> Result<R>,
+    ) -> Result<R> {
+        let n = self.slots.len();
+        let slot = self.slots.get_mut(index).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "env index {index} is out of range (num_envs = {n})"
+            ))
+        })?;
+        f(slot)
+    }
+
     /// The ids of the slots' envs.
     pub fn ids(&self) -> Vec<&str> {
         self.slots.iter().map(|s| s.env.id()).collect()

@@ -34,7 +34,6 @@ class NativeVectorEnv(VectorEnv):
         super().__init__()
         if on_error not in ("info", "raise"):
             raise InvalidArgumentError(f"on_error must be 'info' or 'raise', got {on_error!r}")
-        self._build = build
         self._mode = mode
         self._raw = build(mode.value)
         self.env_ids = list(env_ids)
@@ -60,18 +59,22 @@ class NativeVectorEnv(VectorEnv):
 
     @property
     def autoreset_mode(self) -> AutoresetMode:
-        """The autoreset mode. Assigning a different mode rebuilds the envs: reset afterwards."""
+        """The autoreset mode. Assigning it changes how the following steps end episodes; the
+        envs keep their episodes."""
         return self._mode
 
     @autoreset_mode.setter
     def autoreset_mode(self, value) -> None:
         mode = autoreset_mode(value)
-        if mode != self._mode:
-            self._unwatch()
-            self._raw = self._build(mode.value)
-            self._mode = mode
-            self._histories = self._new_histories()
-            self._ended = [False] * self.num_envs
+        self._raw.set_autoreset_mode(mode.value)
+        self._mode = mode
+
+    @property
+    def envs(self) -> List["_geode.SlotEnv"]:
+        """One handle per slot, driven like a single env (GEM's ``vec.envs``): ``reset``,
+        ``step`` (no autoreset), ``sample_random_action``, ``get_state``, ``set_state``. Calls
+        reach the slot's env with its native wrappers; the vector's chat layers are not applied."""
+        return [self._raw.slot(i) for i in range(self.num_envs)]
 
     # -- resets ------------------------------------------------------------------------------
 

@@ -1,0 +1,126 @@
+//! [`PySlotEnv`]: one slot of a native vector env, driven like a single env (GEM's
+//! `vec.envs[i]`): reset it, step it without autoreset, sample, snapshot and restore it.
+
+use crate::convert::info_to_py;
+use crate::errors::IntoPyResult;
+use crate::pool::PyAsyncPool;
+use crate::vector::PyVectorEnv;
+use geode_runtime::{Result, Slot};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// The vector env a slot belongs to.
+pub enum SlotOwner {
+    Sync(Py<PyVectorEnv>),
+    Async(Py<PyAsyncPool>),
+}
+
+impl SlotOwner {
+    fn with_slot<R>(
+        &self,
+        py: Python<'_>,
+        index: usize,
+        f: impl FnOnce(&mut Slot) -> Result<R> + Send,
+    ) -> PyResult<R>
+    where
+        R: Send,
+    {
+        match self {
+            SlotOwner::Sync(vec) => {
+                let vec = vec.get();
+                py.detach(|| vec.with_slot(index, f)).py_err(py)
+            }
+            SlotOwner::Async(pool) => {
+                let pool = pool.get();
+                py.detach(|| pool.with_slot(index, f)).py_err(py)
+            }
+        }
+    }
+}
+
+/// One slot of a vector env. Calls go straight to the slot's env (its native wrappers
+/// included, the vector's Python chat layers not); the GIL is released while it runs.
+#[pyclass(name = "SlotEnv", module = "geode._geode", frozen)]
+pub struct PySlotEnv {
+    owner: SlotOwner,
+    index: usize,
+    id: String,
+}
+
+impl PySlotEnv {
+    /// Slot `index` of `owner`, whose env was made from `id`.
+    pub fn new(owner: SlotOwner, index: usize, id: String) -> Self {
+        PySlotEnv { owner, index, id }
+    }
+}
+
+#[pymethods]
+impl PySlotEnv {
+    /// Starts an episode in this slot: `(observation, info)`.
+    #[pyo3(signature = (seed=None))]
+    fn reset<'py>(
+        &self,
+        py: Python<'py>,
+        seed: Option<u64>,
+    ) -> PyResult<(String, Bound<'py, PyDict>)> {
+        let (observation, info) = self
+            .owner
+            .with_slot(py, self.index, |slot| slot.reset(seed))?;
+        Ok((observation, info_to_py(py, &info)?))
+    }
+
+    /// Applies one action without autoreset: `(observation, reward, terminated, truncated, info)`.
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        action: String,
+    ) -> PyResult<(String, f64, bool, bool, Bound<'py, PyDict>)> {
+        let out = self
+            .owner
+            .with_slot(py, self.index, |slot| slot.step_direct(&action))?;
+        let info = info_to_py(py, &out.info)?;
+        Ok((
+            out.observation,
+            out.reward,
+            out.terminated,
+            out.truncated,
+            info,
+        ))
+    }
+
+    /// A random action valid in the slot's current state.
+    fn sample_random_action(&self, py: Python<'_>) -> PyResult<String> {
+        self.owner
+            .with_slot(py, self.index, |slot| slot.env_mut().sample_random_action())
+    }
+
+    /// A snapshot of the slot's env, as bytes.
+    fn get_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let state = self
+            .owner
+            .with_slot(py, self.index, |slot| slot.env_mut().get_state())?;
+        Ok(PyBytes::new(py, &state))
+    }
+
+    /// Restores a snapshot taken with `get_state`.
+    fn set_state(&self, py: Python<'_>, state: Vec<u8>) -> PyResult<()> {
+        self.owner
+            .with_slot(py, self.index, |slot| slot.restore(&state))
+    }
+
+    /// The id the slot's env was made from.
+    #[getter]
+    fn env_id(&self) -> String {
+        self.id.clone()
+    }
+
+    /// The slot's index in its vector env.
+    #[getter]
+    fn index(&self) -> usize {
+        self.index
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<geode.SlotEnv {} #{}>", self.id, self.index)
+    }
+}
