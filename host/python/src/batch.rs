@@ -5,6 +5,7 @@ use crate::convert::info_to_py;
 use crate::errors;
 use geode_runtime::vector::{Completed, SlotStep};
 use geode_runtime::{Error, Info, VectorStep};
+use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
@@ -103,7 +104,8 @@ impl<'py> InfoCache<'py> {
 }
 
 /// `(indices, observations, rewards, terminated, truncated, infos, final_observations,
-/// final_infos, errors)`: lists; the last three are `None` when no row has one.
+/// final_infos, errors)`: rewards and flags as numpy arrays (float64, bool), the rest lists; the
+/// last three are `None` when no row has one.
 pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
     let n = rows.len();
     let mut indices = Vec::with_capacity(n);
@@ -128,7 +130,7 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
         if any_final {
             finals_obs.append(row.final_observation)?;
             match &row.final_info {
-                Some(info) => finals_info.append(info_to_py(py, info)?)?,
+                Some(info) => finals_info.append(cache.get(py, info)?)?,
                 None => finals_info.append(py.None())?,
             }
         }
@@ -145,9 +147,9 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
         [
             PyList::new(py, indices)?.into_any(),
             observations.into_any(),
-            PyList::new(py, rewards)?.into_any(),
-            PyList::new(py, terminated)?.into_any(),
-            PyList::new(py, truncated)?.into_any(),
+            rewards.into_pyarray(py).into_any(),
+            terminated.into_pyarray(py).into_any(),
+            truncated.into_pyarray(py).into_any(),
             infos.into_any(),
             if any_final {
                 finals_obs.into_any()

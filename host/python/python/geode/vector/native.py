@@ -136,9 +136,9 @@ class NativeVectorEnv(VectorEnv):
         obs, rewards, terms, truncs, infos = self._postprocess(raw, actions)
         return (
             obs,
-            np.array(rewards, dtype=np.float64),
-            np.array(terms, dtype=np.bool_),
-            np.array(truncs, dtype=np.bool_),
+            np.asarray(rewards, dtype=np.float64),
+            np.asarray(terms, dtype=np.bool_),
+            np.asarray(truncs, dtype=np.bool_),
             infos,
         )
 
@@ -156,8 +156,9 @@ class NativeVectorEnv(VectorEnv):
             for k, i in enumerate(indices):
                 err = errs[k] if errs is not None else None
                 obs[k], fobs[k] = self._transform(i, actions[k], obs[k], infos[k], fobs[k], finfos[k], err)
-        for k, i in enumerate(indices):
-            self._ended[i] = terms[k] or truncs[k]
+        if self._histories is not None:  # only the chat layers need to know
+            for k, i in enumerate(indices):
+                self._ended[i] = bool(terms[k] or truncs[k])
         self.final_observations, self.final_infos = fobs, finfos
         self.errors = errs if errs is not None else [None] * n
         if errs is not None and self.on_error == "raise":
