@@ -1,7 +1,7 @@
 //! Conversions between Python objects and the JSON values, infos and limits of the runtime.
 
 use crate::errors::bad_config;
-use geode_runtime::{Info, Limits};
+use geode_runtime::{Info, Limits, StepOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
@@ -51,6 +51,21 @@ pub fn info_to_py<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDi
         Ok(Value::Object(map)) => map_to_py(py, &map),
         _ => Ok(PyDict::new(py)),
     }
+}
+
+/// GEM's step result: `(observation, reward, terminated, truncated, info)`.
+pub type StepTuple<'py> = (String, f64, bool, bool, Bound<'py, PyDict>);
+
+/// A single env's step output as GEM's tuple.
+pub fn step_to_py<'py>(py: Python<'py>, out: StepOutput) -> PyResult<StepTuple<'py>> {
+    let info = info_to_py(py, &out.info)?;
+    Ok((
+        out.observation,
+        out.reward,
+        out.terminated,
+        out.truncated,
+        info,
+    ))
 }
 
 /// A Python value as JSON; `what` names it in the error (a config key).

@@ -1,7 +1,7 @@
 //! [`PyEnv`]: one env (or a native wrapper layer over one) as a Python object with GEM's API.
 //! Every call into the env runs with the GIL released.
 
-use crate::convert::{self, info_to_py};
+use crate::convert::{self, StepTuple, info_to_py, step_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::registry;
 use geode_runtime::{Env, Error, Limits, ResetOutput, Result, StepOutput};
@@ -123,8 +123,8 @@ impl PyEnv {
     }
 }
 
-/// Makes env `env_id` with config overrides `config`, limits (see `geode.make`) and a seed for
-/// its first reset.
+/// Makes env `env_id` (a plugin's, or one the host provides such as `code:CodeContest`) with
+/// config overrides `config`, limits (see `geode.make`) and a seed for its first reset.
 #[pyfunction]
 #[pyo3(signature = (env_id, config=None, limits=None, seed=None))]
 pub fn make(
@@ -139,10 +139,10 @@ pub fn make(
     let env = py
         .detach(|| {
             let registry = registry::current()?;
-            registry.make_with_limits(env_id, &overrides, limits.clone())
+            registry.make_any_env(env_id, &overrides, &limits)
         })
         .py_err(py)?;
-    let mut made = PyEnv::new(Box::new(env), seed);
+    let mut made = PyEnv::new(env, seed);
     made.made_with = Some((overrides.as_object().cloned().unwrap_or_default(), limits));
     Ok(made)
 }
@@ -163,20 +163,9 @@ impl PyEnv {
     }
 
     /// Applies one action: `(observation, reward, terminated, truncated, info)`.
-    fn step<'py>(
-        &self,
-        py: Python<'py>,
-        action: &str,
-    ) -> PyResult<(String, f64, bool, bool, Bound<'py, PyDict>)> {
+    fn step<'py>(&self, py: Python<'py>, action: &str) -> PyResult<StepTuple<'py>> {
         let out = py.detach(|| lock(&self.env).step(action)).py_err(py)?;
-        let info = info_to_py(py, &out.info)?;
-        Ok((
-            out.observation,
-            out.reward,
-            out.terminated,
-            out.truncated,
-            info,
-        ))
+        step_to_py(py, out)
     }
 
     /// A random action valid in the current state.
@@ -228,8 +217,7 @@ impl PyEnv {
         let env = py
             .detach(|| -> Result<Box<dyn Env>> {
                 let registry = registry::current()?;
-                let mut env: Box<dyn Env> =
-                    Box::new(registry.make_with_limits(&self.id, &config, limits.clone())?);
+                let mut env = registry.make_any_env(&self.id, &config, limits)?;
                 if same_state {
                     let state = lock(&self.env).get_state()?;
                     env.set_state(&state)?;

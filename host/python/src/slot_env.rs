@@ -1,7 +1,7 @@
 //! [`PySlotEnv`]: one slot of a native vector env, driven like a single env (GEM's
 //! `vec.envs[i]`): reset it, step it without autoreset, sample, snapshot and restore it.
 
-use crate::convert::info_to_py;
+use crate::convert::{StepTuple, info_to_py, step_to_py};
 use crate::errors::IntoPyResult;
 use crate::pool::PyAsyncPool;
 use crate::vector::PyVectorEnv;
@@ -70,22 +70,11 @@ impl PySlotEnv {
     }
 
     /// Applies one action without autoreset: `(observation, reward, terminated, truncated, info)`.
-    fn step<'py>(
-        &self,
-        py: Python<'py>,
-        action: String,
-    ) -> PyResult<(String, f64, bool, bool, Bound<'py, PyDict>)> {
+    fn step<'py>(&self, py: Python<'py>, action: String) -> PyResult<StepTuple<'py>> {
         let out = self
             .owner
             .with_slot(py, self.index, |slot| slot.step_direct(&action))?;
-        let info = info_to_py(py, &out.info)?;
-        Ok((
-            out.observation,
-            out.reward,
-            out.terminated,
-            out.truncated,
-            info,
-        ))
+        step_to_py(py, out)
     }
 
     /// A random action valid in the slot's current state.
