@@ -9,11 +9,13 @@ use std::time::Duration;
 /// Built-in envs known to fail a check: (id, check, why). Fix the game, then drop its entry.
 const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
-/// Every built-in env id.
+/// Every built-in env id: the plugins' and the code envs the host provides.
 fn builtin_env_ids() -> Vec<String> {
     let builtins = Registry::with_builtins(runtime()).expect("built-in plugins load");
+    let native = builtins.native_env_ids().map(|(id, _)| id);
     builtins
         .ids_of(PluginKind::Env)
+        .chain(native)
         .map(str::to_owned)
         .collect()
 }

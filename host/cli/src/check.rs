@@ -12,7 +12,7 @@ pub struct CheckArgs {
     /// Plugin files (`.wasm`, loaded alone: every env id they provide) or env ids.
     #[arg(required_unless_present = "all", value_name = "PLUGIN.wasm | ID")]
     targets: Vec<String>,
-    /// Check every env id: the built-ins, plus --plugin and GEODE_PLUGIN_PATH.
+    /// Check every env id: the built-ins (the code envs too), plus --plugin and GEODE_PLUGIN_PATH.
     #[arg(long)]
     all: bool,
     /// How many seeds (0, 1, ...) each check plays [default: 4].
@@ -89,8 +89,10 @@ fn targets(extra_plugins: &[PathBuf], args: &CheckArgs) -> Result<Vec<(Registry,
             Some(registry) => registry,
             None => crate::registry(extra_plugins)?,
         };
+        let native = registry.native_env_ids().map(|(id, _)| id);
         let ids = registry
             .ids_of(PluginKind::Env)
+            .chain(native)
             .map(str::to_owned)
             .collect();
         targets.push((registry, ids));

@@ -1,11 +1,39 @@
-//! `geode inspect`: what a plugin file provides.
+//! `geode inspect`: what a plugin file, or one env or tool id, provides.
 
-use anyhow::Result;
-use geode_runtime::{Registry, Runtime};
-use std::path::Path;
+use anyhow::{Result, bail};
+use geode_runtime::sandbox::NATIVE_SOURCE;
+use geode_runtime::{EnvSpec, Registry, Runtime};
+use std::path::{Path, PathBuf};
+
+/// Describes `target`: a plugin file (loaded alone), else an id of the standard registry plus
+/// `extra_plugins` (a plugin's id or one the host provides natively, such as `code:CodeContest`).
+pub fn inspect(extra_plugins: &[PathBuf], target: &str) -> Result<()> {
+    let path = Path::new(target);
+    if path.is_file() || target.ends_with(".wasm") {
+        return inspect_file(path);
+    }
+    let registry = crate::registry(extra_plugins)?;
+    if let Some(spec) = registry.native_env_spec(target) {
+        println!("id         {}", spec.id);
+        println!("kind       env");
+        println!("plugin     {NATIVE_SOURCE}");
+        print_spec(&spec);
+        return Ok(());
+    }
+    let (plugin, spec) = registry.lookup(target)?;
+    println!("id         {}", spec.id);
+    println!("kind       {}", plugin.kind());
+    println!("plugin     {}", plugin.source());
+    println!("contract   geode:env@{}", plugin.contract_version());
+    print_spec(spec);
+    Ok(())
+}
 
 /// Loads `file` alone and prints its contract version, size, hash, ids and default configs.
-pub fn inspect(file: &Path) -> Result<()> {
+fn inspect_file(file: &Path) -> Result<()> {
+    if !file.is_file() {
+        bail!("no plugin file at {}", file.display());
+    }
     let mut registry = Registry::empty(Runtime::new()?);
     let plugin = registry.add_file(file)?;
     println!("plugin     {}", file.display());
@@ -23,4 +51,13 @@ pub fn inspect(file: &Path) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The description and default configuration of one id.
+fn print_spec(spec: &EnvSpec) {
+    println!("about      {}", spec.description);
+    println!(
+        "config     {}",
+        serde_json::Value::Object(spec.default_config.clone())
+    );
 }

@@ -30,10 +30,11 @@ enum Command {
     Run(run::RunArgs),
     /// Play an env interactively: type actions, read observations.
     Play(play::PlayArgs),
-    /// Show what a plugin file provides: contract version, ids, default configs.
+    /// Show what a plugin file provides (contract version, ids, default configs), or one id.
     Inspect {
-        /// The plugin component (`.wasm`).
-        file: PathBuf,
+        /// A plugin component (`.wasm`), or an env or tool id such as code:CodeContest.
+        #[arg(value_name = "PLUGIN.wasm | ID")]
+        target: String,
     },
     /// Run the conformance suite on plugin files or env ids; exits 1 if any check fails.
     Check(check::CheckArgs),
@@ -68,7 +69,7 @@ fn main() {
         Command::List => registry(&cli.plugins).and_then(|r| list::print(&r)),
         Command::Run(args) => registry(&cli.plugins).and_then(|r| run::run(&r, args)),
         Command::Play(args) => registry(&cli.plugins).and_then(|r| play::play(&r, args)),
-        Command::Inspect { file } => inspect::inspect(file),
+        Command::Inspect { target } => inspect::inspect(&cli.plugins, target),
         Command::Check(args) => check::check(&cli.plugins, args),
     };
     if let Err(error) = outcome {

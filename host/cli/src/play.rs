@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use geode_runtime::{Env, Registry};
+use geode_runtime::{Env, Limits, Registry};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
@@ -23,21 +23,22 @@ pub struct PlayArgs {
     json: bool,
 }
 
-/// Plays one episode per reset; each stdin line is an action. `:random` plays a random action,
+/// Plays one episode per reset; each stdin line is an action (a pasted fenced code block is one
+/// action, however many lines it has). `:random` plays a random action,
 /// `:reset` starts over, end of input stops.
 pub fn play(registry: &Registry, args: &PlayArgs) -> Result<()> {
     let overrides = crate::parse_overrides(args.config.as_deref())?;
-    let mut env = registry.make(&args.id, &overrides)?;
+    let mut env = registry.make_any_env(&args.id, &overrides, &Limits::default())?;
     if args.json {
-        return play_json(&mut env, args.seed);
+        return play_json(&mut *env, args.seed);
     }
     let first = env.reset(args.seed)?;
     println!("{}", first.observation);
     let stdin = std::io::stdin();
     let mut total = 0.0;
     prompt()?;
-    for line in stdin.lock().lines() {
-        let line = line?;
+    let mut lines = stdin.lock().lines();
+    while let Some(line) = next_action(&mut lines)? {
         let action = match line.trim() {
             ":reset" => {
                 total = 0.0;
@@ -61,6 +62,27 @@ pub fn play(registry: &Registry, args: &PlayArgs) -> Result<()> {
         prompt()?;
     }
     Ok(())
+}
+
+/// The next action typed: one line, or every line up to the one closing a code fence the first
+/// opened (so a pasted ```python block reaches a code env whole). `None` at end of input.
+fn next_action(
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> Result<Option<String>> {
+    let Some(first) = lines.next() else {
+        return Ok(None);
+    };
+    let mut action = first?;
+    while action.matches("```").count() % 2 == 1 {
+        match lines.next() {
+            Some(line) => {
+                action.push('\n');
+                action.push_str(&line?);
+            }
+            None => break,
+        }
+    }
+    Ok(Some(action))
 }
 
 fn prompt() -> Result<()> {

@@ -204,3 +204,128 @@ fn check_runs_the_conformance_suite_on_a_builtin_id() {
         text(&out.stdout)
     );
 }
+
+/// The first JSON object `geode play --json` printed on each line of `stdout`.
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect()
+}
+
+#[test]
+fn list_shows_the_code_envs_and_the_python_tool() {
+    let out = geode(&["list"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    for (id, kind) in [
+        ("code:CodeContest", "env"),
+        ("code:Taco8k", "env"),
+        ("code:PrimeIntellect15k", "env"),
+        ("eval:CodeContest", "env"),
+        ("tool:python", "tool"),
+    ] {
+        let row = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("{id} missing from:\n{stdout}"));
+        let columns: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(columns[1], kind, "{row}");
+        assert!(row.contains("native (sandbox)"), "{row}");
+    }
+}
+
+#[test]
+fn play_grades_a_code_answer_from_the_shipped_sample() {
+    // Seed 6 picks "Sum of two" from the shipped sample.
+    let correct = "Here you go.\n```python\na, b = map(int, input().split())\nprint(a + b)\n```";
+    let wrong = "```python\nprint(0)\n```";
+    let stdin = [
+        serde_json::json!(correct),
+        serde_json::json!({"reset": 6}),
+        serde_json::json!(wrong),
+        serde_json::json!({"reset": 6}),
+        serde_json::json!("no code block at all"),
+    ]
+    .map(|v| v.to_string())
+    .join("\n");
+    let out = geode(
+        &["play", "code:CodeContest", "--json", "--seed", "6"],
+        &stdin,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = json_lines(&text(&out.stdout));
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    let title = lines[0]["observation"].as_str().unwrap();
+    assert!(title.starts_with("Sum of two"), "{title}");
+    assert_eq!(lines[1]["reward"], 1.0, "{}", lines[1]);
+    assert_eq!(lines[1]["terminated"], true);
+    assert_eq!(lines[1]["info"]["passed"], 5);
+    assert_eq!(lines[1]["info"]["total"], 5);
+    assert_eq!(lines[3]["reward"], 0.0, "{}", lines[3]);
+    assert_eq!(lines[3]["info"]["tests"][0]["verdict"], "wrong_answer");
+    assert_eq!(lines[5]["reward"], -0.1, "{}", lines[5]);
+    assert_eq!(lines[5]["info"]["format_error"], true);
+}
+
+#[test]
+fn play_takes_a_pasted_code_block_as_one_action() {
+    let pasted = "```python\na, b = map(int, input().split())\nprint(a + b)\n```\n";
+    let out = geode(&["play", "code:CodeContest", "--seed", "6"], pasted);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Sum of two"), "{stdout}");
+    assert!(
+        stdout.contains("[reward 1 | return 1 | terminated true | truncated true]"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn run_inspect_and_check_accept_code_env_ids() {
+    let out = geode(
+        &[
+            "run",
+            "code:Taco8k",
+            "--episodes",
+            "3",
+            "--config",
+            "{\"timeout\": 2}",
+        ],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("episodes       3"), "{stdout}");
+    // One step per episode: the random action echoes the input, which never solves a problem.
+    assert!(stdout.contains("mean length    1.00"), "{stdout}");
+    assert!(stdout.contains("success rate   0.000"), "{stdout}");
+
+    let out = geode(&["inspect", "code:CodeContest"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("plugin     native (sandbox)"), "{stdout}");
+    assert!(stdout.contains("\"max_tests\":12"), "{stdout}");
+
+    let out = geode(&["check", "eval:CodeContest", "--seeds", "2"], "");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("checked 1 env ids: 1 passed, 0 failed"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    // A misspelt code id suggests the right one.
+    let out = geode(&["play", "code:CodeContst"], "");
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("code:CodeContest"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -3,6 +3,7 @@
 
 use crate::convert::{self, map_to_py};
 use crate::errors::{IntoPyResult, bad_config, invalid_argument};
+use geode_runtime::sandbox::NATIVE_SOURCE;
 use geode_runtime::wrappers::{ObservationMode, ToolRewards};
 use geode_runtime::{Error, Registry, Runtime, WrapperSpec};
 use pyo3::prelude::*;
@@ -54,7 +55,8 @@ pub fn load_plugin(py: Python<'_>, path: PathBuf) -> PyResult<Vec<String>> {
     .py_err(py)
 }
 
-/// Every id: a list of `(id, kind, source, description, default_config)` tuples, sorted by id.
+/// Every id: a list of `(id, kind, source, description, default_config)` tuples, sorted by id
+/// (plugins' ids and the ones the host provides itself: code envs, `tool:python`).
 #[pyfunction]
 pub fn list_envs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let registry = py.detach(current).py_err(py)?;
@@ -74,6 +76,30 @@ pub fn list_envs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
         )?;
         list.append(row)?;
     }
+    let native = |kind: &str, (id, description): (&str, &str)| -> PyResult<()> {
+        let config = match registry.native_env_spec(id) {
+            Some(spec) => spec.default_config,
+            None => serde_json::Map::new(),
+        };
+        let row = PyTuple::new(
+            py,
+            [
+                id.into_pyobject(py)?.into_any(),
+                kind.into_pyobject(py)?.into_any(),
+                NATIVE_SOURCE.into_pyobject(py)?.into_any(),
+                description.into_pyobject(py)?.into_any(),
+                map_to_py(py, &config)?.into_any(),
+            ],
+        )?;
+        list.append(row)
+    };
+    for ids in registry.native_env_ids() {
+        native("env", ids)?;
+    }
+    for ids in registry.native_tool_ids() {
+        native("tool", ids)?;
+    }
+    list.sort()?;
     Ok(list)
 }
 

@@ -17,7 +17,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::{ComponentEnv, Env, Limits, Registry, ResetOutput, StepOutput};
+use crate::{Env, Limits, Registry, ResetOutput, StepOutput};
 use serde_json::{Map, Value};
 use std::fmt;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -180,14 +180,10 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// A fresh env of the checked id.
-    fn make(&self) -> Result<ComponentEnv, String> {
+    /// A fresh env of the checked id (from a plugin, or one the host provides natively).
+    fn make(&self) -> Result<Box<dyn Env>, String> {
         self.registry
-            .make_with_limits(
-                self.id,
-                &self.options.overrides,
-                self.options.limits.clone(),
-            )
+            .make_any_env(self.id, &self.options.overrides, &self.options.limits)
             .map_err(|e| format!("making a fresh env failed: {e}"))
     }
 }
@@ -467,15 +463,15 @@ fn check_state_round_trip(ctx: &Ctx) -> Verdict {
             .spawn(true)
             .map_err(at(format!("seed {seed}, spawn(true)")))?;
         let mut copies: [(&str, &mut dyn Env); 2] =
-            [("set_state", &mut restored), ("spawn(true)", &mut *twin)];
-        compare_continuations(seed, cut, &actions[cut..], &mut original, &mut copies)?;
+            [("set_state", &mut *restored), ("spawn(true)", &mut *twin)];
+        compare_continuations(seed, cut, &actions[cut..], &mut *original, &mut copies)?;
     }
     Ok(())
 }
 
 /// A fresh env reset with `seed` and stepped through `actions` exactly as [`rollout`] played
 /// them (sampling before each step, since sampling may draw from the env's randomness).
-fn play_prefix(ctx: &Ctx, seed: u64, actions: &[String]) -> Result<ComponentEnv, String> {
+fn play_prefix(ctx: &Ctx, seed: u64, actions: &[String]) -> Result<Box<dyn Env>, String> {
     let mut env = ctx.make()?;
     env.reset(Some(seed))
         .map_err(at(format!("seed {seed}, reset")))?;

@@ -163,15 +163,17 @@ impl Registry {
 
     fn suggest(&self, id: &str) -> Vec<String> {
         let wanted = id.to_lowercase();
+        let native = self.native_env_ids().chain(self.native_tool_ids());
         let mut close: Vec<(usize, &str)> = self
             .ids
             .keys()
+            .map(String::as_str)
+            .chain(native.map(|(id, _)| id))
             .filter_map(|known| {
                 let lower = known.to_lowercase();
                 let distance = strsim::levenshtein(&wanted, &lower);
                 let related = lower.contains(&wanted) || wanted.contains(&lower);
-                (related || distance <= 3.max(wanted.len() / 5))
-                    .then_some((distance, known.as_str()))
+                (related || distance <= 3.max(wanted.len() / 5)).then_some((distance, known))
             })
             .collect();
         close.sort();

@@ -6,6 +6,7 @@
 use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
 use super::gem::run_python;
+use super::permutation::{Permutation, splitmix};
 use super::runner::Sandbox;
 use super::settings::{RunSettings, merge_config};
 use crate::dataset::{Dataset, Datasets};
@@ -89,7 +90,7 @@ pub struct CodeEnv {
     max_tests: usize,
     seed: u64,
     max_action_bytes: usize,
-    order: Vec<usize>,
+    order: Permutation,
     cursor: usize,
     epoch: u64,
     problem: Option<Problem>,
@@ -102,26 +103,6 @@ impl std::fmt::Debug for CodeEnv {
             .field("dataset", &self.dataset.source)
             .finish_non_exhaustive()
     }
-}
-
-/// SplitMix64: a seeded, portable stream for problem choice and shuffling.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A permutation of `0..n` from `seed` (Fisher-Yates).
-fn shuffled(n: usize, seed: u64) -> Vec<usize> {
-    let mut state = seed;
-    let mut order: Vec<usize> = (0..n).collect();
-    for i in (1..n).rev() {
-        let j = (splitmix(&mut state) % (i as u64 + 1)) as usize;
-        order.swap(i, j);
-    }
-    order
 }
 
 /// Loads the dataset a configuration names: a file under one of the runtime's data
@@ -170,7 +151,7 @@ impl CodeEnv {
             id: id.to_owned(),
             settings: RunSettings::from_config(id, &config)?,
             sandbox,
-            order: shuffled(dataset.len(), seed),
+            order: Permutation::new(dataset.len(), seed),
             dataset,
             question_key: text("question_key"),
             test_key: text("test_key"),
@@ -221,11 +202,11 @@ impl CodeEnv {
         }
         if self.cursor == self.order.len() {
             self.epoch += 1;
-            self.order = shuffled(self.dataset.len(), self.seed.wrapping_add(self.epoch));
+            self.order = Permutation::new(self.dataset.len(), self.seed.wrapping_add(self.epoch));
             self.cursor = 0;
         }
         self.cursor += 1;
-        self.order[self.cursor - 1]
+        self.order.at(self.cursor - 1)
     }
 
     /// Runs `code` on every selected test of `problem`, in parallel; returns the reward and info.
@@ -236,10 +217,11 @@ impl CodeEnv {
             .map(|test| {
                 let outcome = run_python(&self.sandbox, &self.settings.request(code, &test.input));
                 let verdict = Verdict::of(&outcome, test);
+                // No wall time here: a seeded episode's infos replay bit for bit (fuel is the
+                // deterministic measure of what a run cost).
                 let record = json!({
                     "verdict": verdict.as_str(),
                     "exit_code": outcome.exit_code,
-                    "elapsed_ms": outcome.elapsed.as_secs_f64() * 1e3,
                     "fuel": outcome.fuel_used,
                 });
                 (verdict, record, outcome.stderr)
@@ -347,7 +329,7 @@ impl Env for CodeEnv {
                 message: format!("not a code env state: {e}"),
             })?;
         self.epoch = snapshot.epoch;
-        self.order = shuffled(self.dataset.len(), self.seed.wrapping_add(self.epoch));
+        self.order = Permutation::new(self.dataset.len(), self.seed.wrapping_add(self.epoch));
         self.cursor = snapshot.cursor.min(self.order.len());
         self.problem = snapshot.problem;
         Ok(())
@@ -356,7 +338,7 @@ impl Env for CodeEnv {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         let mut env = self.clone();
         if !same_state {
-            env.order = shuffled(self.dataset.len(), self.seed);
+            env.order = Permutation::new(self.dataset.len(), self.seed);
             env.cursor = 0;
             env.epoch = 0;
             env.problem = None;

@@ -1,19 +1,42 @@
 //! How the registry reaches the native code envs and the Python tool: ids the host provides
 //! itself, next to the ids of plugins.
 
-use super::code_env::{CODE_ENV_IDS, CodeEnv};
+use super::code_env::{CODE_ENV_IDS, CodeEnv, default_config};
 use super::python_tool::{PYTHON_TOOL_ID, PythonTool};
 use crate::env::Env;
 use crate::limits::Limits;
+use crate::plugin::EnvSpec;
 use crate::registry::Registry;
 use crate::tool::Tool;
 use crate::{Error, Result};
 use serde_json::Value;
 
+/// What listings show as the provider of the host's own ids (code envs, `tool:python`).
+pub const NATIVE_SOURCE: &str = "native (sandbox)";
+
 impl Registry {
+    /// The tool ids the host itself provides (`tool:python`), with descriptions.
+    pub fn native_tool_ids(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
+        [(
+            PYTHON_TOOL_ID,
+            "Runs the first <python> or fenced python block in the sandbox (GEM's PythonCodeTool)",
+        )]
+        .into_iter()
+    }
+
     /// The env ids the host itself provides (the code envs), with descriptions.
     pub fn native_env_ids(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
         CODE_ENV_IDS.iter().copied()
+    }
+
+    /// The spec (id, default configuration, description) of native env `id`, if it is one.
+    pub fn native_env_spec(&self, id: &str) -> Option<EnvSpec> {
+        let (id, description) = self.native_env_ids().find(|(known, _)| *known == id)?;
+        Some(EnvSpec {
+            id: id.to_owned(),
+            default_config: default_config().as_object().cloned().unwrap_or_default(),
+            description: description.to_owned(),
+        })
     }
 
     /// Makes a native env when `id` is one (`None` otherwise).
@@ -23,9 +46,7 @@ impl Registry {
         overrides: &Value,
         limits: &Limits,
     ) -> Option<Result<Box<dyn Env>>> {
-        if !CODE_ENV_IDS.iter().any(|(known, _)| *known == id) {
-            return None;
-        }
+        self.native_env_spec(id)?;
         Some((|| {
             let sandbox = self.runtime().sandbox()?;
             let env = CodeEnv::new(id, sandbox, self.runtime().datasets(), overrides, limits)?;
