@@ -3,18 +3,9 @@
 //!
 //! `cargo bench -p geode-benches --bench soak -- [--steps N]`
 
+use geode_benches::rss_kib;
 use geode_runtime::{Actions, VecSpec};
 use std::time::Instant;
-
-fn rss_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.split_whitespace().next())
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0)
-}
 
 fn main() {
     let mut steps: usize = 10_000_000;

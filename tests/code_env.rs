@@ -327,3 +327,46 @@ fn the_python_tool_wraps_an_env() {
     let step = env.step("no code").unwrap();
     assert_eq!(step.reward, -0.1);
 }
+
+#[test]
+fn a_thousand_code_envs_share_one_dataset() {
+    use geode_runtime::sandbox::CodeEnv;
+    use std::sync::Arc;
+    let dir = std::env::temp_dir().join(format!("geode-code-shared-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let row = json!({"problem": "Echo", "tests": {"inputs": ["hi\n"], "outputs": ["hi\n"]}});
+    std::fs::write(dir.join("shared.jsonl"), format!("{row}\n{row}\n")).unwrap();
+    let registry = registry();
+    let runtime = registry.runtime();
+    runtime.datasets().add_root(&dir).unwrap();
+    let config = json!({"dataset": "shared.jsonl"});
+    // Through the registry, as trainers make them: every env holds the runtime's one copy.
+    let envs: Vec<Box<dyn Env>> = (0..1024)
+        .map(|_| {
+            registry
+                .make_any_env("code:CodeContest", &config, &Limits::default())
+                .unwrap()
+        })
+        .collect();
+    let shared = runtime.datasets().get("shared.jsonl").expect("loaded once");
+    // The runtime's table, `shared`, and the 1,024 envs.
+    assert_eq!(Arc::strong_count(&shared), 1024 + 2);
+    drop(envs);
+    assert_eq!(Arc::strong_count(&shared), 2);
+    // And the envs' own handles are the same allocation.
+    let sandbox = runtime.sandbox().unwrap();
+    let direct: Vec<CodeEnv> = (0..1024)
+        .map(|_| {
+            CodeEnv::new(
+                "code:Taco8k",
+                sandbox.clone(),
+                runtime.datasets(),
+                &config,
+                &Limits::default(),
+            )
+            .unwrap()
+        })
+        .collect();
+    assert!(direct.iter().all(|env| Arc::ptr_eq(env.dataset(), &shared)));
+    std::fs::remove_dir_all(&dir).ok();
+}
