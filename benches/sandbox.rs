@@ -1,8 +1,16 @@
 //! The code sandbox's latency and throughput: a small stdin program per isolated run (p50,
-//! p99), a CPU-bound program, and runs per second on 1 and 2 threads.
+//! p99), a CPU-bound program, runs per second on 1 and 2 threads, and (with `--solutions`) the
+//! end-to-end reward time of the shipped code sample in `code:CodeContest`.
 //!
 //!     cargo bench -p geode-benches --bench sandbox            # a table
 //!     cargo bench -p geode-benches --bench sandbox -- --json  # one JSON line (for scripts)
+//!     cargo bench -p geode-benches --bench sandbox -- --solutions FILE
+//!
+//! FILE is a JSON list with one correct program per row of the shipped sample, in row order
+//! (`benches/sandbox_vs_gem.py` writes it from the sample's reference solutions).
+
+#[path = "sandbox/code_sample.rs"]
+mod code_sample;
 
 use geode_runtime::Runtime;
 use geode_runtime::sandbox::{RunRequest, RunStatus, Sandbox};
@@ -59,6 +67,13 @@ fn throughput(sandbox: &Sandbox, threads: usize, seconds: f64) -> f64 {
     })
 }
 
+/// The `--solutions FILE` argument.
+fn solutions_arg() -> Option<std::path::PathBuf> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == "--solutions")?;
+    Some(args.get(at + 1).expect("--solutions needs a file").into())
+}
+
 fn main() {
     let json_output = std::env::args().any(|a| a == "--json");
     let runtime = Runtime::new().expect("runtime");
@@ -78,9 +93,10 @@ fn main() {
     let cpu = *cpu_runs.iter().min().expect("runs");
     let one = throughput(&sandbox, 1, 3.0);
     let two = throughput(&sandbox, 2, 3.0);
+    let sample = solutions_arg().map(|path| code_sample::reward_time(&runtime, &sandbox, &path));
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     if json_output {
-        let line = json!({
+        let mut line = json!({
             "load_ms": ms(load),
             "small_p50_ms": ms(p50),
             "small_p99_ms": ms(p99),
@@ -88,6 +104,17 @@ fn main() {
             "runs_per_s_1_thread": one,
             "runs_per_s_2_threads": two,
         });
+        if let Some(sample) = &sample {
+            line["code_sample_ms"] = json!(ms(sample.median));
+            line["code_sample_problems"] = json!(sample.problems);
+            line["code_sample_tests"] = json!(sample.tests);
+            let per_problem: serde_json::Map<String, serde_json::Value> = sample
+                .per_problem
+                .iter()
+                .map(|(id, time)| (id.clone(), json!(ms(*time))))
+                .collect();
+            line["code_sample_per_problem_ms"] = per_problem.into();
+        }
         println!("{line}");
     } else {
         println!("sandbox load (cached machine code)  {:>8.1} ms", ms(load));
@@ -96,5 +123,17 @@ fn main() {
         println!("CPU-bound program (best of 5)       {:>8.1} ms", ms(cpu));
         println!("runs/s, 1 thread                    {one:>8.0}");
         println!("runs/s, 2 threads                   {two:>8.0}");
+        if let Some(sample) = &sample {
+            println!(
+                "code sample, {} problems / {} tests  {:>8.1} ms (median of {} rounds)",
+                sample.problems,
+                sample.tests,
+                ms(sample.median),
+                code_sample::ROUNDS
+            );
+            for (id, time) in &sample.per_problem {
+                println!("  {id:<34}{:>8.1} ms", ms(*time));
+            }
+        }
     }
 }

@@ -5,12 +5,20 @@ geode: `cargo bench -p geode-benches --bench sandbox -- --json` (one fresh wasm 
 run). GEM: `gem.utils.sandbox.run_python` (a `python -c` subprocess per run, no isolation),
 from the venv of `--gem-venv` (default: /tmp/gemvenv if it has gem, else target/bench-venv,
 created on first use); its bin directory is put on PATH because GEM runs `python`. Native: the
-CPU-bound program in the same interpreter.
+CPU-bound program in the same interpreter. Throughput is runs/s of the small program on a pool
+of 1 and of 2 threads (rayon for geode, a ThreadPoolExecutor for GEM).
+
+End-to-end reward time: every problem of the shipped code sample
+(host/runtime/src/sandbox/data) answered with its reference solution (read from the sample's
+generate.py), graded by geode's `code:CodeContest` and by GEM's `CodeEnv` (its step: extract
+the code, run the at most 12 longest tests on its default pool of 5 threads, compare). GEM's
+`CodeEnv` needs Hugging Face `datasets`, installed into the GEM venv on first use.
 
     python3 benches/sandbox_vs_gem.py [--gem-venv /tmp/gemvenv] [--runs 200]
 """
 
 import argparse
+import ast
 import json
 import os
 import subprocess
@@ -19,6 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+SAMPLE_DIR = ROOT / "host" / "runtime" / "src" / "sandbox" / "data"
 
 # The same programs as benches/sandbox.rs.
 SMALL = "print(sum(map(int, input().split())))"
@@ -60,6 +69,53 @@ print(json.dumps({
 """
 
 
+GEM_CODE_DRIVER = r"""
+import json, sys, time
+from datasets import Dataset
+from gem.envs.code_env import CodeEnv
+sample, solutions, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [json.loads(line) for line in open(sample)]
+programs = json.load(open(solutions))
+tests = [r["tests"] if isinstance(r["tests"], str) else json.dumps(r["tests"]) for r in rows]
+dataset = Dataset.from_list([{"problem": r["problem"], "tests": t} for r, t in zip(rows, tests)])
+env = CodeEnv(dataset_name="codecontest-sample", dataset=dataset)  # the name selects stdin tests
+def round_times():
+    times = []
+    for row, test_text, program in zip(rows, tests, programs):
+        started = time.perf_counter()
+        env.set_state({"first_obs": row["problem"], "tests": json.loads(test_text)})
+        reward = env.step("```python\n" + program + "\n```")[1]
+        times.append(time.perf_counter() - started)
+        assert reward == 1.0, (row["id"], reward)
+    return times
+round_times()  # warm-up
+timed = [round_times() for _ in range(rounds)]
+median = lambda xs: sorted(xs)[len(xs) // 2] * 1e3
+print(json.dumps({
+    "code_sample_ms": median([sum(r) for r in timed]),
+    "code_sample_per_problem_ms": {row["id"]: median([r[k] for r in timed]) for k, row in enumerate(rows)},
+}))
+"""
+
+
+def reference_solutions() -> list:
+    """Each sample row's reference solution, in row order, read from the sample's generate.py
+    (its `add(id, statement, solution, inputs)` calls) without running it."""
+    tree = ast.parse((SAMPLE_DIR / "generate.py").read_text())
+    by_id = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "add":
+            by_id[ast.literal_eval(node.args[0])] = ast.literal_eval(node.args[2])
+    rows = [json.loads(line) for line in (SAMPLE_DIR / "code_sample.jsonl").read_text().splitlines()]
+    return [by_id[row["id"]] for row in rows]
+
+
+def ensure_datasets(python: Path) -> None:
+    """GEM's CodeEnv imports Hugging Face `datasets`, which `gem-llm` does not install."""
+    if subprocess.run([str(python), "-c", "import datasets"], capture_output=True).returncode != 0:
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "datasets"], check=True)
+
+
 def gem_python(venv: Path) -> Path:
     python = venv / "bin" / "python"
     probe = subprocess.run([str(python), "-c", "import gem"], capture_output=True) if python.exists() else None
@@ -76,21 +132,35 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200)
     args = parser.parse_args()
 
-    bench = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "geode-benches", "--bench", "sandbox", "--", "--json"],
-        cwd=ROOT, capture_output=True, text=True, check=True,
-    )
-    ours = json.loads(bench.stdout.strip().splitlines()[-1])
-
-    python = gem_python(args.gem_venv)
-    env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     workdir = ROOT / "target" / "gem-sandbox-bench"  # GEM makes temp dirs in its cwd
     workdir.mkdir(parents=True, exist_ok=True)
+    solutions = workdir / "code_sample_solutions.json"
+    solutions.write_text(json.dumps(reference_solutions()))
+
+    bench = subprocess.run(
+        ["cargo", "bench", "-q", "-p", "geode-benches", "--bench", "sandbox", "--", "--json",
+         "--solutions", str(solutions)],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    if bench.returncode != 0:
+        sys.exit(f"the geode sandbox bench failed:\n{bench.stderr[-3000:]}")
+    ours = json.loads(bench.stdout.strip().splitlines()[-1])
+
+    python = gem_python(args.gem_venv.absolute())
+    env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     out = subprocess.run(
         [str(python), "-c", GEM_DRIVER, SMALL, SMALL_STDIN, CPU_BOUND, str(args.runs)],
         cwd=workdir, env=env, capture_output=True, text=True, check=True,
     )
     theirs = json.loads(out.stdout.strip().splitlines()[-1])
+    ensure_datasets(python)
+    out = subprocess.run(
+        [str(python), "-c", GEM_CODE_DRIVER, str(SAMPLE_DIR / "code_sample.jsonl"), str(solutions), "5"],
+        cwd=workdir, env=env, capture_output=True, text=True,
+    )
+    if out.returncode != 0:
+        sys.exit(f"GEM's CodeEnv run failed:\n{out.stderr[-3000:]}")
+    theirs.update(json.loads(out.stdout.strip().splitlines()[-1]))
 
     rows = [
         ("small stdin program, p50 (ms)", "small_p50_ms", False),
@@ -98,6 +168,8 @@ def main() -> None:
         ("CPU-bound program (ms)", "cpu_bound_ms", False),
         ("runs/s, 1 thread", "runs_per_s_1_thread", True),
         ("runs/s, 2 threads", "runs_per_s_2_threads", True),
+        (f"code sample reward, {ours['code_sample_problems']} problems / "
+         f"{ours['code_sample_tests']} tests (ms)", "code_sample_ms", False),
     ]
     print("| measure | GEM run_python | geode sandbox | geode vs GEM |")
     print("|---|---|---|---|")
@@ -106,6 +178,12 @@ def main() -> None:
         ratio = b / a if higher_is_better else a / b
         print(f"| {label} | {a:,.2f} | {b:,.2f} | {ratio:.1f}x better |" if ratio >= 1
               else f"| {label} | {a:,.2f} | {b:,.2f} | {1 / ratio:.1f}x worse |")
+    print("\nEnd-to-end reward time per problem of the code sample (ms, median of 5 rounds):\n")
+    print("| problem | GEM CodeEnv | geode code:CodeContest | geode vs GEM |")
+    print("|---|---|---|---|")
+    for problem, a in theirs["code_sample_per_problem_ms"].items():
+        b = ours["code_sample_per_problem_ms"][problem]
+        print(f"| {problem} | {a:,.1f} | {b:,.1f} | " + (f"{a / b:.1f}x better |" if a >= b else f"{b / a:.1f}x worse |"))
     native = theirs["native_cpu_bound_ms"]
     print(f"\nCPU-bound program: native CPython {native:.1f} ms, geode sandbox {ours['cpu_bound_ms']:.1f} ms "
           f"({ours['cpu_bound_ms'] / native:.1f}x native); sandbox load {ours['load_ms']:.0f} ms (cached)")
