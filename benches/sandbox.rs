@@ -6,6 +6,10 @@
 //!     cargo bench -p geode-benches --bench sandbox -- --json  # one JSON line (for scripts)
 //!     cargo bench -p geode-benches --bench sandbox -- --solutions FILE
 //!
+//! "1 thread" is one thread calling `run`; while the other core is idle, the sandbox resets
+//! finished instances' memory there (see `sandbox/reaper.rs`), so one caller can use more than
+//! one core. With as many callers as cores, every run resets its own instance.
+//!
 //! FILE is a JSON list with one correct program per row of the shipped sample, in row order
 //! (`benches/sandbox_vs_gem.py` writes it from the sample's reference solutions).
 

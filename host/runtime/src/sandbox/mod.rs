@@ -30,6 +30,7 @@ mod gem;
 mod hooks;
 mod permutation;
 mod python_tool;
+mod reaper;
 mod request;
 mod runner;
 mod settings;

@@ -3,6 +3,7 @@
 
 use super::bindings::{PythonRunner, PythonRunnerPre, RunResult};
 use super::clock::{SleptPastDeadline, shadow_monotonic_clock};
+use super::reaper::Reaper;
 use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
 use super::state::RunState;
 use crate::cache::CompileCache;
@@ -25,6 +26,8 @@ struct SandboxInner {
     pre: PythonRunnerPre<RunState>,
     defaults: SandboxLimits,
     ceiling: SandboxLimits,
+    /// Drops finished stores off the caller's path (shared by every clone and variant).
+    reaper: Arc<Reaper<Store<RunState>>>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -53,6 +56,7 @@ impl Sandbox {
                 pre,
                 defaults: SandboxLimits::default_run(),
                 ceiling: SandboxLimits::ceiling(),
+                reaper: Arc::new(Reaper::new()),
             }),
         })
     }
@@ -70,6 +74,7 @@ impl Sandbox {
                 pre: self.inner.pre.clone(),
                 defaults,
                 ceiling,
+                reaper: self.inner.reaper.clone(),
             }),
         }
     }
@@ -94,6 +99,7 @@ impl Sandbox {
             ));
         }
         let started = Instant::now();
+        let _active = self.inner.reaper.enter();
         let limits = self.limits_for(request);
         let mut store = Store::new(
             &self.inner.engine,
@@ -120,14 +126,16 @@ impl Sandbox {
             }
             stderr.push_str(&note);
         }
-        RunOutcome {
+        let outcome = RunOutcome {
             status,
             exit_code,
             stdout: state.stdout.text(),
             stderr,
             fuel_used,
             elapsed: started.elapsed(),
-        }
+        };
+        self.inner.reaper.dispose(store);
+        outcome
     }
 
     /// Runs every request, in parallel across the cores, and returns the outcomes in order.
