@@ -2,7 +2,7 @@
 //! pool (send/recv), with pre-generated random actions and SameStep autoreset.
 //!
 //! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
-//! [--threads 1,2] [--only sync|async] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+//! [--threads 1,2] [--only sync|async] [--outside] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
 
 use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
 use std::time::{Duration, Instant};
@@ -16,6 +16,9 @@ struct Args {
     json: bool,
     /// Run only `sync` or `async` (both when empty), e.g. to profile one of them.
     only: String,
+    /// Step the sync env from a thread outside any rayon pool (as Python does): it then runs on
+    /// the calling thread plus one helper per other core, whatever `--threads` says.
+    outside: bool,
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
@@ -31,6 +34,7 @@ fn args() -> Args {
         steps: 1_000_000,
         json: false,
         only: String::new(),
+        outside: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -40,6 +44,7 @@ fn args() -> Args {
             "--steps" => args.steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(args.steps),
             "--json" => args.json = true,
             "--only" => args.only = it.next().unwrap_or_default(),
+            "--outside" => args.outside = true,
             _ => {} // cargo bench passes --bench
         }
     }
@@ -148,7 +153,11 @@ fn main() {
                     cpu: 0.0,
                 }
             } else {
-                pool.install(|| sync_rate(&registry, n, args.steps))
+                if args.outside {
+                    sync_rate(&registry, n, args.steps)
+                } else {
+                    pool.install(|| sync_rate(&registry, n, args.steps))
+                }
             };
             let asynchronous = if args.only == "sync" {
                 0.0

@@ -1,6 +1,8 @@
 //! Vectorized stepping: [`VectorEnv`] (synchronous, parallel on rayon) and [`AsyncPool`]
 //! (EnvPool-style send/recv), sharing GEM's and Gymnasium's autoreset semantics.
 
+mod gang;
+mod parallel;
 mod pool;
 mod slot;
 mod sync;

@@ -1,9 +1,10 @@
-//! [`VectorEnv`]: N env slots stepped together, in parallel on rayon, results in index order.
+//! [`VectorEnv`]: N env slots stepped together, in parallel (see [`super::parallel`]), results
+//! in index order.
 
+use super::parallel;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::{Error, Result};
-use rayon::prelude::*;
 
 /// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps).
 #[derive(Debug, Clone)]
@@ -147,12 +148,11 @@ impl VectorEnv {
             )));
         }
         self.check_indices(indices.iter().copied())?;
-        let mut targets = self.select(indices);
-        let results: Vec<Result<(String, Info)>> = targets
-            .par_iter_mut()
-            .zip(seeds.par_iter())
-            .map(|(slot, seed)| slot.reset(*seed))
-            .collect();
+        let targets = self.select(indices);
+        let results: Vec<Result<(String, Info)>> =
+            parallel::map(targets.into_iter().zip(seeds).collect(), |(slot, seed)| {
+                slot.reset(*seed)
+            });
         let mut observations = Vec::with_capacity(results.len());
         let mut infos = Vec::with_capacity(results.len());
         for result in results {
@@ -183,23 +183,20 @@ impl VectorEnv {
                         .map(|(slot, a)| slot.advance(a, mode))
                         .collect()
                 } else {
-                    self.slots
-                        .par_iter_mut()
-                        .zip(all.par_iter())
-                        .map(|(slot, a)| slot.advance(a, mode))
-                        .collect()
+                    parallel::map(self.slots.iter_mut().zip(all).collect(), |(slot, a)| {
+                        slot.advance(a, mode)
+                    })
                 };
                 Ok(VectorStep::collect((0..all.len()).collect(), steps))
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
                 self.check_indices(indices.iter().copied())?;
-                let mut targets = self.select(&indices);
-                let steps = targets
-                    .par_iter_mut()
-                    .zip(pairs.par_iter())
-                    .map(|(slot, (_, action))| slot.advance(action, mode))
-                    .collect();
+                let targets = self.select(&indices);
+                let steps = parallel::map(
+                    targets.into_iter().zip(pairs).collect(),
+                    |(slot, (_, action))| slot.advance(action, mode),
+                );
                 Ok(VectorStep::collect(indices, steps))
             }
         }
