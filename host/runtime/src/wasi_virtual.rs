@@ -5,7 +5,7 @@ use bytes::Bytes;
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -120,6 +120,9 @@ impl Pollable for VirtualSleep {
 #[derive(Clone, Debug)]
 pub struct CapturePipe {
     inner: Arc<Mutex<Captured>>,
+    /// Set by every write: lets `clear`, run before each guest call, skip the lock when the
+    /// guest wrote nothing (the usual case).
+    written: Arc<AtomicBool>,
 }
 
 #[derive(Debug, Default)]
@@ -137,6 +140,7 @@ impl CapturePipe {
                 capacity,
                 ..Captured::default()
             })),
+            written: Arc::new(AtomicBool::new(false)),
         }
     }
 
@@ -152,6 +156,9 @@ impl CapturePipe {
 
     /// Empties the pipe.
     pub fn clear(&self) {
+        if !self.written.swap(false, Ordering::AcqRel) {
+            return;
+        }
         let mut captured = self.inner.lock().expect("capture lock");
         captured.tail.clear();
         captured.total = 0;
@@ -164,6 +171,7 @@ impl CapturePipe {
 
     fn push(&self, bytes: &[u8]) {
         let mut captured = self.inner.lock().expect("capture lock");
+        self.written.store(true, Ordering::Release);
         captured.total += bytes.len() as u64;
         let keep = bytes.len().min(captured.capacity);
         let overflow = (captured.tail.len() + keep).saturating_sub(captured.capacity);
