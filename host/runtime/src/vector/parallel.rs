@@ -22,14 +22,29 @@ fn gang() -> Option<&'static Gang> {
     .as_ref()
 }
 
-/// `f` applied to every item, in parallel, results in item order.
-pub fn map<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync + Send) -> Vec<R> {
+/// `f(item, arg)` for every item and its argument (same lengths), in parallel, results in item
+/// order.
+pub fn map_zip<S: Send, A: Sync, R: Send>(
+    items: &mut [S],
+    args: &[A],
+    f: impl Fn(&mut S, &A) -> R + Sync + Send,
+) -> Vec<R> {
+    debug_assert_eq!(items.len(), args.len());
     if rayon::current_thread_index().is_some() {
-        return items.into_par_iter().map(&f).collect();
+        return items
+            .par_iter_mut()
+            .zip(args.par_iter())
+            .map(|(item, arg)| f(item, arg))
+            .collect();
     }
     match gang() {
-        Some(gang) => share(gang, items, &f),
-        None => items.into_iter().map(f).collect(),
+        Some(gang) => share(gang, items.iter_mut().zip(args).collect(), &|(
+            item,
+            arg,
+        )| {
+            f(item, arg)
+        }),
+        None => items.iter_mut().zip(args).map(|(i, a)| f(i, a)).collect(),
     }
 }
 

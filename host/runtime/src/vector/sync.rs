@@ -148,11 +148,9 @@ impl VectorEnv {
             )));
         }
         self.check_indices(indices.iter().copied())?;
-        let targets = self.select(indices);
+        let mut targets = self.select(indices);
         let results: Vec<Result<(String, Info)>> =
-            parallel::map(targets.into_iter().zip(seeds).collect(), |(slot, seed)| {
-                slot.reset(*seed)
-            });
+            parallel::map_zip(&mut targets, seeds, |slot, seed| slot.reset(*seed));
         let mut observations = Vec::with_capacity(results.len());
         let mut infos = Vec::with_capacity(results.len());
         for result in results {
@@ -183,20 +181,17 @@ impl VectorEnv {
                         .map(|(slot, a)| slot.advance(a, mode))
                         .collect()
                 } else {
-                    parallel::map(self.slots.iter_mut().zip(all).collect(), |(slot, a)| {
-                        slot.advance(a, mode)
-                    })
+                    parallel::map_zip(&mut self.slots, all, |slot, a| slot.advance(a, mode))
                 };
                 Ok(VectorStep::collect((0..all.len()).collect(), steps))
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
                 self.check_indices(indices.iter().copied())?;
-                let targets = self.select(&indices);
-                let steps = parallel::map(
-                    targets.into_iter().zip(pairs).collect(),
-                    |(slot, (_, action))| slot.advance(action, mode),
-                );
+                let mut targets = self.select(&indices);
+                let steps = parallel::map_zip(&mut targets, pairs, |slot, (_, action)| {
+                    slot.advance(action, mode)
+                });
                 Ok(VectorStep::collect(indices, steps))
             }
         }
