@@ -94,6 +94,11 @@ fn share<T: Send, R: Send>(gang: &Gang, items: Vec<T>, f: &(dyn Fn(T) -> R + Syn
 mod tests {
     use super::*;
 
+    fn map(mut items: Vec<usize>, f: impl Fn(usize) -> usize + Sync + Send) -> Vec<usize> {
+        let args = vec![(); items.len()];
+        map_zip(&mut items, &args, |item, _| f(*item))
+    }
+
     #[test]
     fn results_keep_item_order_from_any_thread() {
         let items: Vec<usize> = (0..1000).collect();
@@ -105,7 +110,7 @@ mod tests {
             .unwrap();
         let inside = pool.install(|| map(items.clone(), |i| i + 1));
         assert_eq!(inside[999], 1000);
-        assert!(map(Vec::<u8>::new(), |b| b).is_empty());
+        assert!(map(Vec::new(), |b| b).is_empty());
     }
 
     #[test]
@@ -114,7 +119,7 @@ mod tests {
             for t in 0..4 {
                 scope.spawn(move || {
                     for _ in 0..100 {
-                        let out = map((0..64).collect::<Vec<usize>>(), |i| i + t);
+                        let out = map((0..64).collect(), |i| i + t);
                         assert_eq!(out[63], 63 + t);
                     }
                 });
