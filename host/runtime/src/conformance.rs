@@ -367,7 +367,7 @@ fn check_random_actions(ctx: &Ctx) -> Verdict {
     Ok(())
 }
 
-/// The garbage actions, each with a label; the big one is 1 MB or the action limit if smaller.
+/// The garbage actions, each with a label; the big ones are 1 MB or the action limit if smaller.
 fn garbage_actions(max_action_bytes: usize) -> Vec<(&'static str, String)> {
     let big_len = (1 << 20).min(max_action_bytes);
     let pattern = "lorem ipsum 42 \\boxed{ [x] {} (7, 3) \u{0}\n";
@@ -377,6 +377,8 @@ fn garbage_actions(max_action_bytes: usize) -> Vec<(&'static str, String)> {
         .take(big_len)
         .map(char::from)
         .collect();
+    // A well-formed answer of huge size: games that echo a guess must not echo it whole.
+    let big_boxed = format!("\\boxed{{{}}}", "e".repeat(big_len.saturating_sub(8)));
     let odd = "\u{0}\u{1}\u{7}\u{8}\u{1b}[31m\u{7f}\r\n\t\u{85}\u{a0}\u{ad}\u{200b}\u{200d}\
                \u{202e}\u{2028}\u{feff}\u{fffd}\u{fffe}\u{ffff}\u{1f600}\u{1f468}\u{200d}\u{1f469}\
                e\u{301}\u{10ffff}\\boxed{\u{0}\u{ff10}\u{0663}}";
@@ -384,6 +386,7 @@ fn garbage_actions(max_action_bytes: usize) -> Vec<(&'static str, String)> {
         ("empty", String::new()),
         ("random garbage", random_garbage(0x5eed, 512)),
         ("big", big),
+        ("big \\boxed{} word", big_boxed),
         ("control characters and odd Unicode", odd.to_owned()),
         ("unclosed \\boxed{", "\\boxed{".to_owned()),
         (

@@ -7,7 +7,7 @@
 //! - the right word: 0.5 + 0.5 × (share of cells still hidden), the episode ends;
 //! - at the turn limit the episode ends, truncated. Revealing every letter does not end it.
 
-use geode_sdk::game::{format_error_step, move_step};
+use geode_sdk::game::{echo, format_error_step, move_step};
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::boxed_bodies;
 use geode_sdk::word_grid::column_header;
@@ -151,6 +151,7 @@ impl Hangman {
             return Outcome::Won(obs, reward);
         }
         let (obs, reward) = if length != secret_length {
+            let guess = echo(guess);
             let obs = format!(
                 "At turn {turn}, You guessed '{guess}' which is of length {length}, but the secret word is of length {secret_length}."
             );

@@ -139,3 +139,15 @@ fn rejects_impossible_configs() {
     testing::assert_bad_configs::<Hangman>(hard, &bad);
     assert!(make(hard, &json!({ "hardcore": true, "word_length": 9 })).is_ok());
 }
+
+#[test]
+fn a_huge_word_guess_is_echoed_elided() {
+    let (mut env, mut rng) = started("game:Hangman-v0-hard", 1);
+    let step = env.step(&boxed(&"q".repeat(1 << 20)), &mut rng).unwrap();
+    assert!(
+        step.observation.len() < 1_000,
+        "{} bytes",
+        step.observation.len()
+    );
+    assert!(step.observation.contains("which is of length 1048576"));
+}

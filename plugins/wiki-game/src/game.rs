@@ -2,6 +2,7 @@
 
 use crate::graph::Graph;
 use crate::text::{SummaryLength, boxed_title};
+use geode_sdk::game::echo;
 use geode_sdk::{Error, Rng, Step};
 use serde::{Deserialize, Serialize};
 
@@ -325,10 +326,11 @@ impl Game {
                 .to_owned(),
         };
         format!(
-            "At turn {}, you guessed '{title}', which is neither a neighboring page of '{}', \
+            "At turn {}, you guessed '{}', which is neither a neighboring page of '{}', \
              {hint}You must match **exactly** one of the neighboring page titles to navigate \
              there.",
             self.turn,
+            echo(title),
             graph.title(self.current)
         )
     }

@@ -7,7 +7,7 @@
 //!   when the whole word is green (the episode ends);
 //! - at the turn limit the episode ends, truncated.
 
-use geode_sdk::game::{format_error_step, move_step};
+use geode_sdk::game::{echo, format_error_step, move_step};
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{boxed_bodies, is_space};
 use geode_sdk::word_list::{WordList, WordRules};
@@ -230,7 +230,8 @@ impl Environment for Wordle {
         let letters: Vec<char> = guess.chars().collect();
         let (obs, reward) = if letters.len() != length {
             let obs = format!(
-                "At turn {turn}, you guessed {guess} which has {} letters but the secret word has {length} letters.",
+                "At turn {turn}, you guessed {} which has {} letters but the secret word has {length} letters.",
+                echo(&guess),
                 letters.len()
             );
             (obs, REWARD.invalid_action)

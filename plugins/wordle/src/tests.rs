@@ -149,3 +149,15 @@ fn rejects_impossible_configs() {
     ];
     testing::assert_bad_configs::<Wordle>("game:Wordle-v0-hard", &bad);
 }
+
+#[test]
+fn a_huge_guess_is_echoed_elided() {
+    let (mut env, mut rng) = hard(1);
+    let step = env.step(&boxed(&"q".repeat(1 << 20)), &mut rng).unwrap();
+    assert!(
+        step.observation.len() < 1_000,
+        "{} bytes",
+        step.observation.len()
+    );
+    assert!(step.observation.contains("which has 1048576 letters"));
+}

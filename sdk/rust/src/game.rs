@@ -2,6 +2,7 @@
 //! steps that end an episode on a format error or at the turn limit.
 
 use crate::{Rng, Step};
+use std::borrow::Cow;
 
 /// The rewards a text game gives for each kind of event.
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +65,22 @@ pub fn move_step<T: PartialOrd>(
     }
 }
 
+/// Characters of a player's text echoed back in an observation before the rest is elided, so a
+/// megabyte-long guess cannot make an observation over the host's size limit.
+pub const ECHO_LIMIT: usize = 200;
+
+/// `text` as echoed in an observation: whole up to [`ECHO_LIMIT`] characters, else its first
+/// [`ECHO_LIMIT`] and a count of the rest.
+pub fn echo(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(ECHO_LIMIT) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let rest = text[cut..].chars().count();
+            Cow::Owned(format!("{}…({rest} more characters)", &text[..cut]))
+        }
+    }
+}
+
 /// The configured value, or for `-random` ids (`fixed` is `None`) one of `options` drawn with
 /// `random.choice`. `options` must not be empty.
 pub fn fixed_or_choice<T: Copy>(fixed: Option<T>, options: &[T], rng: &mut Rng) -> T {
@@ -91,6 +108,15 @@ mod tests {
             (TURN_LIMIT_REACHED, 0.5)
         );
         assert!(step.terminated && step.truncated);
+    }
+
+    #[test]
+    fn long_echoes_are_elided() {
+        assert_eq!(echo("CRANE"), "CRANE");
+        let long = "é".repeat(ECHO_LIMIT + 5);
+        let echoed = echo(&long);
+        assert!(echoed.starts_with(&"é".repeat(ECHO_LIMIT)));
+        assert!(echoed.ends_with("…(5 more characters)"), "{echoed}");
     }
 
     #[test]
