@@ -4,40 +4,13 @@
 use crate::convert::info_to_py;
 use crate::errors;
 use geode_runtime::vector::{Completed, SlotStep};
-use geode_runtime::{Error, Info, VectorStep};
+use geode_runtime::{Info, VectorStep};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-/// The result of one slot.
-pub struct Row {
-    pub index: usize,
-    pub observation: String,
-    pub reward: f64,
-    pub terminated: bool,
-    pub truncated: bool,
-    pub info: Info,
-    pub final_observation: Option<String>,
-    pub final_info: Option<Info>,
-    pub error: Option<Error>,
-}
-
-impl Row {
-    /// The row of slot `index` from a slot step.
-    pub fn from_slot(index: usize, s: SlotStep) -> Self {
-        Row {
-            index,
-            observation: s.observation,
-            reward: s.reward,
-            terminated: s.terminated,
-            truncated: s.truncated,
-            info: s.info,
-            final_observation: s.final_observation,
-            final_info: s.final_info,
-            error: s.error,
-        }
-    }
-}
+/// The result of one slot: its index and its step (a pool's completion, or a vector step's row).
+pub type Row = Completed;
 
 /// The rows of a vector step, in its order.
 pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
@@ -62,8 +35,7 @@ pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
         .enumerate()
         .filter_map(|(k, index)| {
             let (((observation, info), (final_observation, final_info)), error) = rest.next()?;
-            Some(Row {
-                index,
+            let step = SlotStep {
                 observation,
                 reward: rewards[k],
                 terminated: terminated[k],
@@ -72,15 +44,9 @@ pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
                 final_observation,
                 final_info,
                 error,
-            })
+            };
+            Some(Row { index, step })
         })
-        .collect()
-}
-
-/// The rows of completed pool jobs, in completion order.
-pub fn rows_of_completed(done: Vec<Completed>) -> Vec<Row> {
-    done.into_iter()
-        .map(|c| Row::from_slot(c.index, c.step))
         .collect()
 }
 
@@ -114,14 +80,14 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
     let mut truncated = Vec::with_capacity(n);
     let observations = PyList::empty(py);
     let infos = PyList::empty(py);
-    let any_final = rows.iter().any(|r| r.final_observation.is_some());
-    let any_error = rows.iter().any(|r| r.error.is_some());
+    let any_final = rows.iter().any(|r| r.step.final_observation.is_some());
+    let any_error = rows.iter().any(|r| r.step.error.is_some());
     let finals_obs = PyList::empty(py);
     let finals_info = PyList::empty(py);
     let errs = PyList::empty(py);
     let mut cache = InfoCache { last: None };
-    for row in rows {
-        indices.push(row.index);
+    for Row { index, step: row } in rows {
+        indices.push(index);
         rewards.push(row.reward);
         terminated.push(row.terminated);
         truncated.push(row.truncated);
@@ -168,7 +134,7 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
 
 /// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,
 /// final_observation, final_info, error)`.
-pub fn row_to_py<'py>(py: Python<'py>, row: Row) -> PyResult<Bound<'py, PyTuple>> {
+pub fn row_to_py<'py>(py: Python<'py>, row: SlotStep) -> PyResult<Bound<'py, PyTuple>> {
     let final_info = match &row.final_info {
         Some(info) => info_to_py(py, info)?.into_any(),
         None => py.None().into_bound(py),

@@ -2,12 +2,12 @@
 //! `geode.make_vec(..., async_mode=True)`: `send`/`recv`, per-episode `step_one` for asyncio,
 //! and GEM's synchronous `step`/`reset` on top of them.
 
-use crate::batch::{Row, row_to_py, rows_of_completed, rows_to_py};
+use crate::batch::{Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
-use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot};
+use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot, SlotStep};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,7 +24,7 @@ pub struct PyAsyncPool {
     /// Held by the synchronous `step`/`reset`, which own the queue while they run.
     batch: Mutex<()>,
     /// Steps started by `step_one`, by token, until the asyncio loop collects them.
-    steps: Steps<Result<Row>>,
+    steps: Steps<Result<SlotStep>>,
 }
 
 impl PyAsyncPool {
@@ -80,7 +80,7 @@ impl PyAsyncPool {
             if done.is_empty() {
                 return Err(Error::Internal("the pool's workers stopped".into()));
             }
-            for done in rows_of_completed(done) {
+            for done in done {
                 let index = done.index;
                 rows[index] = Some(done);
                 missing -= 1;
@@ -137,7 +137,7 @@ impl PyAsyncPool {
         };
         let done = py.detach(|| self.pool.recv(min_batch, timeout));
         self.received(done.len());
-        rows_to_py(py, rows_of_completed(done))
+        rows_to_py(py, done)
     }
 
     /// Steps every slot (GEM's synchronous step on the pool); raw result tuple in slot order.
@@ -191,12 +191,12 @@ impl PyAsyncPool {
             .py_err(py)?;
         let mut observations = Vec::with_capacity(rows.len());
         let mut infos: Vec<Info> = Vec::with_capacity(rows.len());
-        for row in rows {
-            if let Some(error) = row.error {
+        for Row { step, .. } in rows {
+            if let Some(error) = step.error {
                 return Err(errors::to_py(py, &error));
             }
-            observations.push(row.observation);
-            infos.push(row.info);
+            observations.push(step.observation);
+            infos.push(step.info);
         }
         resets_to_py(py, observations, &infos)
     }
@@ -205,10 +205,8 @@ impl PyAsyncPool {
     /// and `drain` returns it. The result does not go through `recv`.
     fn step_one(&self, index: usize, action: String, token: u64) {
         let pool = self.pool.clone();
-        self.steps.start(token, async move {
-            let step = pool.step_one(index, action).await?;
-            Ok(Row::from_slot(index, step))
-        });
+        self.steps
+            .start(token, async move { pool.step_one(index, action).await });
     }
 
     /// Every finished `step_one` result: `(token, ok, result)` tuples, `result` being the slot's
