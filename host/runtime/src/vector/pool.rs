@@ -40,6 +40,25 @@ struct Shared {
     done: Completions,
 }
 
+/// How long an idle worker polls for the next job before it blocks: the next batch usually
+/// follows within microseconds, and a blocked worker costs a wake-up per batch.
+const WORKER_SPIN: Duration = Duration::from_micros(50);
+
+/// The next job, or `None` once the pool is dropped.
+fn next_job<T>(queue: &flume::Receiver<T>) -> Option<T> {
+    let spin_until = Instant::now() + WORKER_SPIN;
+    loop {
+        match queue.try_recv() {
+            Ok(job) => return Some(job),
+            Err(flume::TryRecvError::Disconnected) => return None,
+            Err(flume::TryRecvError::Empty) if Instant::now() < spin_until => {
+                std::thread::yield_now()
+            }
+            Err(flume::TryRecvError::Empty) => return queue.recv().ok(),
+        }
+    }
+}
+
 /// The autoreset modes by their stored index.
 const MODES: [AutoresetMode; 3] = [
     AutoresetMode::SameStep,
@@ -126,7 +145,7 @@ impl AsyncPool {
             let worker = std::thread::Builder::new()
                 .name(format!("geode-pool-{i}"))
                 .spawn(move || {
-                    while let Ok((index, job, reply)) = queue.recv() {
+                    while let Some((index, job, reply)) = next_job(&queue) {
                         shared.finish(index, job, reply);
                     }
                 })
