@@ -29,6 +29,7 @@ mod guard;
 mod host_state;
 mod limits;
 mod plugin;
+mod recipe;
 mod registry;
 mod runtime;
 pub mod sandbox;

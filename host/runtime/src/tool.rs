@@ -2,10 +2,10 @@
 //! [`Tool`] is the Rust trait; [`ComponentTool`] runs a tool plugin under limits.
 
 use crate::bindings::tool_world::ToolPlugin;
-use crate::component_env::{next_entropy, os_entropy};
 use crate::guard::{self, Live};
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
+use crate::recipe::Recipe;
 use crate::{Error, Result};
 use std::sync::Arc;
 
@@ -34,18 +34,14 @@ pub trait Tool: Send {
 
 /// A tool provided by a tool plugin. A trap discards the instance; the next call rebuilds it.
 pub struct ComponentTool {
-    plugin: Arc<Plugin>,
-    id: String,
-    config_json: String,
-    limits: Limits,
+    recipe: Recipe,
     live: Option<Live<ToolPlugin>>,
-    entropy: u64,
 }
 
 impl std::fmt::Debug for ComponentTool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentTool")
-            .field("id", &self.id)
+            .field("id", &self.recipe.id)
             .field("live", &self.live.is_some())
             .finish()
     }
@@ -55,41 +51,33 @@ impl ComponentTool {
     /// Instantiates tool `id` of `plugin` with a merged configuration.
     pub fn new(plugin: Arc<Plugin>, id: &str, config_json: String, limits: Limits) -> Result<Self> {
         let mut tool = ComponentTool {
-            plugin,
-            id: id.to_owned(),
-            config_json,
-            limits,
+            recipe: Recipe::new(plugin, id, config_json, limits),
             live: None,
-            entropy: os_entropy(),
         };
         tool.live = Some(tool.instantiate()?);
         Ok(tool)
     }
 
     fn instantiate(&mut self) -> Result<Live<ToolPlugin>> {
-        let mut store =
-            self.plugin
-                .new_store(&self.id, &self.limits, next_entropy(&mut self.entropy));
-        let Template::Tool(pre) = &self.plugin.template else {
+        let mut store = self.recipe.new_store();
+        let Template::Tool(pre) = &self.recipe.plugin.template else {
             return Err(Error::InvalidArgument(format!(
                 "`{}` is not provided by a tool plugin",
-                self.id
+                self.recipe.id
             )));
-        };
-        let classify = |store: &wasmtime::Store<_>, call, e| {
-            guard::classify(&self.id, &self.limits, store.data(), call, e)
         };
         let api = pre
             .instantiate(&mut store)
-            .map_err(|e| classify(&store, "instantiate", e))?;
-        self.limits.arm(&mut store);
-        let handle = match api
-            .geode_env_tool()
-            .call_create(&mut store, &self.id, &self.config_json)
-        {
+            .map_err(|e| self.recipe.classify(&store, "instantiate", e))?;
+        self.recipe.limits.arm(&mut store);
+        let handle = match api.geode_env_tool().call_create(
+            &mut store,
+            &self.recipe.id,
+            &self.recipe.config_json,
+        ) {
             Ok(Ok(handle)) => handle,
-            Ok(Err(refusal)) => return Err(guard::refused(&self.id, "create", refusal)),
-            Err(e) => return Err(classify(&store, "create", e)),
+            Ok(Err(refusal)) => return Err(guard::refused(&self.recipe.id, "create", refusal)),
+            Err(e) => return Err(self.recipe.classify(&store, "create", e)),
         };
         Ok(Live { store, api, handle })
     }
@@ -102,34 +90,28 @@ impl ComponentTool {
     }
 
     fn check(&mut self, call: &'static str, text: &str) -> Result<()> {
-        if text.len() > self.limits.max_observation_bytes {
-            self.live = None;
-            let message = format!(
-                "output is {} bytes, over the limit of {}",
-                text.len(),
-                self.limits.max_observation_bytes
-            );
-            return Err(Error::Contract {
-                env: self.id.clone(),
-                call,
-                message,
-            });
+        let limit = self.recipe.limits.max_observation_bytes;
+        match self.recipe.oversize(call, "output", text.len(), limit) {
+            Some(error) => {
+                self.live = None;
+                Err(error)
+            }
+            None => Ok(()),
         }
-        Ok(())
     }
 }
 
 impl Tool for ComponentTool {
     fn id(&self) -> &str {
-        &self.id
+        &self.recipe.id
     }
 
     fn instructions(&mut self) -> Result<String> {
         self.ensure_live()?;
         let text = guard::call(
             &mut self.live,
-            &self.id,
-            &self.limits,
+            &self.recipe.id,
+            &self.recipe.limits,
             "instructions",
             &mut |store, api, h| {
                 api.geode_env_tool()
@@ -144,20 +126,12 @@ impl Tool for ComponentTool {
     }
 
     fn execute(&mut self, action: &str) -> Result<Option<ToolOutput>> {
-        if action.len() > self.limits.max_action_bytes {
-            let limit = self.limits.max_action_bytes;
-            return Err(Error::InputTooLarge {
-                env: self.id.clone(),
-                what: "action",
-                len: action.len(),
-                limit,
-            });
-        }
+        self.recipe.check_action(action)?;
         self.ensure_live()?;
         let out = guard::call(
             &mut self.live,
-            &self.id,
-            &self.limits,
+            &self.recipe.id,
+            &self.recipe.limits,
             "execute",
             &mut |store, api, h| {
                 api.geode_env_tool()
@@ -176,11 +150,11 @@ impl Tool for ComponentTool {
     }
 
     fn spawn(&self) -> Result<Box<dyn Tool>> {
-        Ok(Box::new(ComponentTool::new(
-            self.plugin.clone(),
-            &self.id,
-            self.config_json.clone(),
-            self.limits.clone(),
-        )?))
+        let mut tool = ComponentTool {
+            recipe: self.recipe.twin(),
+            live: None,
+        };
+        tool.live = Some(tool.instantiate()?);
+        Ok(Box::new(tool))
     }
 }

@@ -2,32 +2,28 @@
 //! import to the wrapped env (a component env, a native wrapper, another component wrapper).
 
 use crate::bindings::wrapper_world::WrapperPlugin;
-use crate::component_env::{next_entropy, os_entropy};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::guard::{self, GuestCall, Live};
 use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
+use crate::recipe::Recipe;
 use crate::{Error, Result};
 use std::sync::Arc;
 use wasmtime::Store;
 
 /// A wrapper plugin instance over an inner env.
 pub struct ComponentWrapper {
-    plugin: Arc<Plugin>,
-    id: String,
-    config_json: String,
-    limits: Limits,
+    recipe: Recipe,
     live: Option<Live<WrapperPlugin>>,
     /// The inner env while no instance holds it (after a trap, before a rebuild).
     parked: Option<Box<dyn Env>>,
-    entropy: u64,
 }
 
 impl std::fmt::Debug for ComponentWrapper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentWrapper")
-            .field("id", &self.id)
+            .field("id", &self.recipe.id)
             .field("live", &self.live.is_some())
             .finish()
     }
@@ -43,13 +39,9 @@ impl ComponentWrapper {
         inner: Box<dyn Env>,
     ) -> Result<Self> {
         let mut wrapper = ComponentWrapper {
-            plugin,
-            id: id.to_owned(),
-            config_json,
-            limits,
+            recipe: Recipe::new(plugin, id, config_json, limits),
             live: None,
             parked: Some(inner),
-            entropy: os_entropy(),
         };
         wrapper.ensure_live()?;
         Ok(wrapper)
@@ -59,33 +51,32 @@ impl ComponentWrapper {
         if self.live.is_some() {
             return Ok(());
         }
-        let mut store =
-            self.plugin
-                .new_store(&self.id, &self.limits, next_entropy(&mut self.entropy));
+        let mut store = self.recipe.new_store();
         store.data_mut().inner = self.parked.take();
-        let Template::Wrapper(pre) = &self.plugin.template else {
+        let Template::Wrapper(pre) = &self.recipe.plugin.template else {
             self.parked = store.into_data().inner;
             return Err(Error::InvalidArgument(format!(
                 "`{}` is not provided by a wrapper plugin",
-                self.id
+                self.recipe.id
             )));
         };
         let api = match pre.instantiate(&mut store) {
             Ok(api) => api,
             Err(e) => return Err(self.salvage(store, "instantiate", e)),
         };
-        self.limits.arm(&mut store);
-        match api
-            .geode_env_wrapper()
-            .call_create(&mut store, &self.id, &self.config_json)
-        {
+        self.recipe.limits.arm(&mut store);
+        match api.geode_env_wrapper().call_create(
+            &mut store,
+            &self.recipe.id,
+            &self.recipe.config_json,
+        ) {
             Ok(Ok(handle)) => {
                 self.live = Some(Live { store, api, handle });
                 Ok(())
             }
             Ok(Err(refusal)) => {
                 self.parked = store.into_data().inner;
-                Err(guard::refused(&self.id, "create", refusal))
+                Err(guard::refused(&self.recipe.id, "create", refusal))
             }
             Err(e) => Err(self.salvage(store, "create", e)),
         }
@@ -98,7 +89,7 @@ impl ComponentWrapper {
         call: &'static str,
         error: wasmtime::Error,
     ) -> Error {
-        let error = guard::classify(&self.id, &self.limits, store.data(), call, error);
+        let error = self.recipe.classify(&store, call, error);
         self.parked = store.into_data().inner;
         error
     }
@@ -108,7 +99,13 @@ impl ComponentWrapper {
         if let Some(live) = self.live.as_mut() {
             live.store.data_mut().inner_error = None;
         }
-        match guard::call(&mut self.live, &self.id, &self.limits, name, f) {
+        match guard::call(
+            &mut self.live,
+            &self.recipe.id,
+            &self.recipe.limits,
+            name,
+            f,
+        ) {
             Ok(value) => Ok(value),
             Err((error, discarded)) => {
                 let inner_error = match discarded {
@@ -139,46 +136,52 @@ impl ComponentWrapper {
     }
 
     fn contract(&mut self, call: &'static str, message: String) -> Error {
-        if let Some(live) = self.live.take() {
-            self.parked = live.store.into_data().inner;
-        }
+        self.discard();
         Error::Contract {
-            env: self.id.clone(),
+            env: self.recipe.id.clone(),
             call,
             message,
         }
     }
 
-    fn info(&mut self, call: &'static str, info: String) -> Result<Info> {
-        if info.len() > self.limits.max_info_bytes {
-            return Err(self.contract(
-                call,
-                format!(
-                    "info is {} bytes, over the limit of {}",
-                    info.len(),
-                    self.limits.max_info_bytes
-                ),
-            ));
+    /// Discards the instance (keeping the inner env) and fails when an output is over `limit`.
+    fn check_len(
+        &mut self,
+        call: &'static str,
+        what: &str,
+        len: usize,
+        limit: usize,
+    ) -> Result<()> {
+        match self.recipe.oversize(call, what, len, limit) {
+            Some(error) => {
+                self.discard();
+                Err(error)
+            }
+            None => Ok(()),
         }
+    }
+
+    fn discard(&mut self) {
+        if let Some(live) = self.live.take() {
+            self.parked = live.store.into_data().inner;
+        }
+    }
+
+    fn info(&mut self, call: &'static str, info: String) -> Result<Info> {
+        self.check_len(call, "info", info.len(), self.recipe.limits.max_info_bytes)?;
         Info::from_json(info).map_err(|m| self.contract(call, m))
     }
 
     fn observation(&mut self, call: &'static str, text: String) -> Result<String> {
-        if text.len() > self.limits.max_observation_bytes {
-            let message = format!(
-                "observation is {} bytes, over the limit of {}",
-                text.len(),
-                self.limits.max_observation_bytes
-            );
-            return Err(self.contract(call, message));
-        }
+        let limit = self.recipe.limits.max_observation_bytes;
+        self.check_len(call, "observation", text.len(), limit)?;
         Ok(text)
     }
 }
 
 impl Env for ComponentWrapper {
     fn id(&self) -> &str {
-        &self.id
+        &self.recipe.id
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
@@ -195,15 +198,7 @@ impl Env for ComponentWrapper {
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {
-        if action.len() > self.limits.max_action_bytes {
-            let limit = self.limits.max_action_bytes;
-            return Err(Error::InputTooLarge {
-                env: self.id.clone(),
-                what: "action",
-                len: action.len(),
-                limit,
-            });
-        }
+        self.recipe.check_action(action)?;
         let out = self.call("step", &mut |store, api, h| {
             api.geode_env_wrapper()
                 .instance()
@@ -246,10 +241,10 @@ impl Env for ComponentWrapper {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         let inner = self.inner()?.spawn(same_state)?;
         let twin = ComponentWrapper::new(
-            self.plugin.clone(),
-            &self.id,
-            self.config_json.clone(),
-            self.limits.clone(),
+            self.recipe.plugin.clone(),
+            &self.recipe.id,
+            self.recipe.config_json.clone(),
+            self.recipe.limits.clone(),
             inner,
         )?;
         Ok(Box::new(twin))
