@@ -67,27 +67,14 @@ impl ComponentEnv {
     }
 
     fn instantiate(&mut self) -> Result<Live<EnvPlugin>> {
-        let mut store = self.recipe.new_store();
-        let Template::Env(pre) = &self.recipe.plugin.template else {
-            return Err(Error::InvalidArgument(format!(
-                "`{}` is not provided by an env plugin",
-                self.recipe.id
-            )));
-        };
-        let api = pre
-            .instantiate(&mut store)
-            .map_err(|e| self.recipe.classify(&store, "instantiate", e))?;
-        self.recipe.limits.arm(&mut store);
-        let handle = match api.geode_env_env().call_create(
-            &mut store,
-            &self.recipe.id,
-            &self.recipe.config_json,
-        ) {
-            Ok(Ok(handle)) => handle,
-            Ok(Err(refusal)) => return Err(guard::refused(&self.recipe.id, "create", refusal)),
-            Err(e) => return Err(self.recipe.classify(&store, "create", e)),
-        };
-        Ok(Live { store, api, handle })
+        self.recipe.build(
+            "an env plugin",
+            |plugin, store| match &plugin.template {
+                Template::Env(pre) => Some(pre.instantiate(store)),
+                _ => None,
+            },
+            |api, store, id, config| api.geode_env_env().call_create(store, id, config),
+        )
     }
 
     fn call<R>(&mut self, name: &'static str, f: GuestCall<'_, EnvPlugin, R>) -> Result<R> {

@@ -2,7 +2,8 @@
 //! after a failure: the plugin, the id and configuration it was made with, its limits, and its
 //! own entropy stream (each instance gets a fresh seed for its virtual WASI randomness).
 
-use crate::guard;
+use crate::bindings::env_world::geode::env::types::EnvError;
+use crate::guard::{self, Live};
 use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::Plugin;
@@ -51,6 +52,40 @@ impl Recipe {
             .wrapping_add(1_442_695_040_888_963_407);
         let seed = self.entropy ^ (self.entropy >> 29);
         self.plugin.new_store(&self.id, &self.limits, seed)
+    }
+
+    /// A live instance: a fresh store, the plugin's pre-instantiated component (`instantiate`
+    /// gives `None` when the plugin is not of `kind`), then the guest resource from `create`.
+    pub fn build<A>(
+        &mut self,
+        kind: &str,
+        instantiate: impl FnOnce(&Plugin, &mut Store<GuestState>) -> Option<wasmtime::Result<A>>,
+        create: impl FnOnce(
+            &A,
+            &mut Store<GuestState>,
+            &str,
+            &str,
+        ) -> wasmtime::Result<
+            std::result::Result<wasmtime::component::ResourceAny, EnvError>,
+        >,
+    ) -> Result<Live<A>> {
+        let mut store = self.new_store();
+        let api = match instantiate(&self.plugin, &mut store) {
+            None => {
+                return Err(Error::InvalidArgument(format!(
+                    "`{}` is not provided by {kind}",
+                    self.id
+                )));
+            }
+            Some(api) => api.map_err(|e| self.classify(&store, "instantiate", e))?,
+        };
+        self.limits.arm(&mut store);
+        let handle = match create(&api, &mut store, &self.id, &self.config_json) {
+            Ok(Ok(handle)) => handle,
+            Ok(Err(refusal)) => return Err(guard::refused(&self.id, "create", refusal)),
+            Err(e) => return Err(self.classify(&store, "create", e)),
+        };
+        Ok(Live { store, api, handle })
     }
 
     /// The typed error that explains the failed `call` on `store`.

@@ -1,12 +1,12 @@
 //! Tools: things an agent can call mid-episode (a calculator, a python runner, a search client).
 //! [`Tool`] is the Rust trait; [`ComponentTool`] runs a tool plugin under limits.
 
+use crate::Result;
 use crate::bindings::tool_world::ToolPlugin;
 use crate::guard::{self, Live};
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
 use crate::recipe::Recipe;
-use crate::{Error, Result};
 use std::sync::Arc;
 
 /// What a tool did with an action addressed to it.
@@ -59,27 +59,14 @@ impl ComponentTool {
     }
 
     fn instantiate(&mut self) -> Result<Live<ToolPlugin>> {
-        let mut store = self.recipe.new_store();
-        let Template::Tool(pre) = &self.recipe.plugin.template else {
-            return Err(Error::InvalidArgument(format!(
-                "`{}` is not provided by a tool plugin",
-                self.recipe.id
-            )));
-        };
-        let api = pre
-            .instantiate(&mut store)
-            .map_err(|e| self.recipe.classify(&store, "instantiate", e))?;
-        self.recipe.limits.arm(&mut store);
-        let handle = match api.geode_env_tool().call_create(
-            &mut store,
-            &self.recipe.id,
-            &self.recipe.config_json,
-        ) {
-            Ok(Ok(handle)) => handle,
-            Ok(Err(refusal)) => return Err(guard::refused(&self.recipe.id, "create", refusal)),
-            Err(e) => return Err(self.recipe.classify(&store, "create", e)),
-        };
-        Ok(Live { store, api, handle })
+        self.recipe.build(
+            "a tool plugin",
+            |plugin, store| match &plugin.template {
+                Template::Tool(pre) => Some(pre.instantiate(store)),
+                _ => None,
+            },
+            |api, store, id, config| api.geode_env_tool().call_create(store, id, config),
+        )
     }
 
     fn ensure_live(&mut self) -> Result<()> {
