@@ -153,7 +153,7 @@ impl Environment for GuessTheNumber {
         let turn = self.turn;
         let at_limit = turn >= self.bounds.max_turns;
         let Some(guess) = last_boxed_int(action).filter(|&g| g != 0) else {
-            let obs = format!("At turn {turn}, you did not provide a valid guess.");
+            let obs = text!("At turn ", turn, ", you did not provide a valid guess.");
             let step = Step::new(obs, REWARD.format_error)
                 .terminated()
                 .truncated_if(turn == self.bounds.max_turns);
@@ -161,22 +161,33 @@ impl Environment for GuessTheNumber {
         };
         let (obs, reward) = if self.out_of_range(guess) {
             (
-                format!(
-                    "At turn {turn}, you guessed {guess}, which is outside the range specified."
+                text!(
+                    "At turn ",
+                    turn,
+                    ", you guessed ",
+                    guess,
+                    ", which is outside the range specified."
                 ),
                 REWARD.invalid_action,
             )
         } else if self.guesses.contains(&guess) {
             (
-                format!(
-                    "At turn {turn}, you guessed {guess}, which has been already guessed before."
+                text!(
+                    "At turn ",
+                    turn,
+                    ", you guessed ",
+                    guess,
+                    ", which has been already guessed before."
                 ),
                 REWARD.invalid_action,
             )
         } else if guess == self.target {
-            let obs = format!(
-                "Congratulations! You guessed the correct number {} in {turn} turns.",
-                self.target
+            let obs = text!(
+                "Congratulations! You guessed the correct number ",
+                self.target,
+                " in ",
+                turn,
+                " turns."
             );
             return Ok(Step::new(obs, REWARD.success)
                 .terminated()
@@ -189,8 +200,16 @@ impl Environment for GuessTheNumber {
                 "higher"
             };
             (
-                format!(
-                    "At turn {turn}, you guessed {guess}, and the target number is {hint} than {guess}."
+                text!(
+                    "At turn ",
+                    turn,
+                    ", you guessed ",
+                    guess,
+                    ", and the target number is ",
+                    hint,
+                    " than ",
+                    guess,
+                    "."
                 ),
                 REWARD.internal_step,
             )
@@ -215,9 +234,10 @@ impl Environment for GuessTheNumber {
     }
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
-        format!(
-            "\\boxed{{{}}}",
-            rng.randint(self.bounds.min, self.bounds.max)
+        text!(
+            "\\boxed{",
+            rng.randint(self.bounds.min, self.bounds.max),
+            "}"
         )
     }
 }

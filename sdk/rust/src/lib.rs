@@ -39,6 +39,7 @@ pub mod rng;
 pub mod sandbox;
 #[doc(hidden)]
 pub mod testing;
+pub mod text;
 pub mod tool;
 pub mod word_grid;
 pub mod word_list;
@@ -113,7 +114,7 @@ pub fn log_info(message: &str) {
 pub mod prelude {
     pub use crate::game::{GameReward, REWARD};
     pub use crate::parse::{last_boxed, last_boxed_int};
-    pub use crate::{Config, Environment, Error, Info, Reset, Rng, Spec, Step, export_env};
+    pub use crate::{Config, Environment, Error, Info, Reset, Rng, Spec, Step, export_env, text};
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::json;
 }

@@ -1,0 +1,124 @@
+//! [`text!`](crate::text): observations assembled from pieces without `core::fmt`. Inside a wasm
+//! guest, `format!` goes through dynamic dispatch and padding logic for every argument and is
+//! often the largest cost of a simple step; this appends strings and writes integers directly.
+
+/// Something [`text!`](crate::text) can append.
+pub trait Piece {
+    /// Appends `self` to `out`.
+    fn push_to(&self, out: &mut String);
+    /// A guess of its length, to size the buffer once.
+    fn size_hint(&self) -> usize {
+        8
+    }
+}
+
+impl Piece for str {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+    fn size_hint(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Piece for String {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self);
+    }
+    fn size_hint(&self) -> usize {
+        self.len()
+    }
+}
+
+impl Piece for char {
+    fn push_to(&self, out: &mut String) {
+        out.push(*self);
+    }
+}
+
+impl<T: Piece + ?Sized> Piece for &T {
+    fn push_to(&self, out: &mut String) {
+        (**self).push_to(out);
+    }
+    fn size_hint(&self) -> usize {
+        (**self).size_hint()
+    }
+}
+
+/// Integers are written with `itoa` (no padding or sign logic beyond what the number needs).
+macro_rules! integer_pieces {
+    ($($t:ty)*) => {$(
+        impl Piece for $t {
+            fn push_to(&self, out: &mut String) {
+                out.push_str(itoa::Buffer::new().format(*self));
+            }
+        }
+    )*};
+}
+
+integer_pieces!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
+
+/// A `String` of the pieces in order: `text!("At turn ", turn, ", you guessed ", guess, ".")`.
+/// Pieces are string slices, `String`s, `char`s and integers; use `format!` for anything that
+/// needs formatting options.
+#[macro_export]
+macro_rules! text {
+    ($($piece:expr),+ $(,)?) => {
+        $crate::__text_pieces!([] $($piece,)+)
+    };
+}
+
+/// [`text!`](crate::text)'s work: binds each piece once (every recursion level's `piece` is a
+/// distinct name, by macro hygiene), then sizes the buffer and appends them, without dynamic
+/// dispatch.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __text_pieces {
+    ([$($bound:ident)*] $head:expr, $($rest:expr,)*) => {{
+        let piece = &$head;
+        $crate::__text_pieces!([$($bound)* piece] $($rest,)*)
+    }};
+    ([$($bound:ident)*]) => {{
+        let mut out = String::with_capacity(0 $(+ $crate::text::Piece::size_hint($bound))*);
+        $($crate::text::Piece::push_to($bound, &mut out);)*
+        out
+    }};
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn pieces_match_format() {
+        let (turn, guess, hint) = (3i64, -17i64, "lower");
+        let owned = String::from("!");
+        let got = crate::text!(
+            "At turn ",
+            turn,
+            ", you guessed ",
+            guess,
+            ", ",
+            hint,
+            ' ',
+            owned,
+            u64::MAX
+        );
+        assert_eq!(
+            got,
+            format!(
+                "At turn {turn}, you guessed {guess}, {hint} {owned}{}",
+                u64::MAX
+            )
+        );
+    }
+
+    #[test]
+    fn each_piece_is_evaluated_once() {
+        let mut calls = 0;
+        let mut next = || {
+            calls += 1;
+            calls
+        };
+        assert_eq!(crate::text!("n=", next(), ", then ", next()), "n=1, then 2");
+        assert_eq!(calls, 2);
+    }
+}
