@@ -69,14 +69,11 @@ impl Env for EpisodeTracking {
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        state::join(&self.counters, self.inner.get_state()?)
+        state::get(&self.counters, &mut *self.inner)
     }
 
     fn set_state(&mut self, bytes: &[u8]) -> Result<()> {
-        let (counters, inner) = state::split(self.inner.id(), bytes)?;
-        self.inner.set_state(inner)?;
-        self.counters = counters;
-        Ok(())
+        state::set(&mut self.counters, &mut *self.inner, bytes)
     }
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {

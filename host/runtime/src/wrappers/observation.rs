@@ -122,14 +122,11 @@ impl Env for ObservationHistory {
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        state::join(&self.history, self.inner.get_state()?)
+        state::get(&self.history, &mut *self.inner)
     }
 
     fn set_state(&mut self, bytes: &[u8]) -> Result<()> {
-        let (history, inner) = state::split(self.inner.id(), bytes)?;
-        self.inner.set_state(inner)?;
-        self.history = history;
-        Ok(())
+        state::set(&mut self.history, &mut *self.inner, bytes)
     }
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
