@@ -49,11 +49,19 @@ impl GuessTheNumber {
             max,
             max_turns,
         } = self.bounds;
-        format!(
+        text!(
             "You are playing Guess The Number.\n\
-             You have to guess the number between {min} and {max} (inclusive) within {max_turns} turns.\n\
+             You have to guess the number between ",
+            min,
+            " and ",
+            max,
+            " (inclusive) within ",
+            max_turns,
+            " turns.\n\
              As you enter your guess, the game will provide you with hints such as the target number is 'higher' or 'lower'.\n\
-             You may provide your response in any manner. Only the number that is wrapped inside \\boxed{{}} will be considered as your guess, for example, {example}.\n\
+             You may provide your response in any manner. Only the number that is wrapped inside \\boxed{} will be considered as your guess, for example, ",
+            example,
+            ".\n\
              As you play, the history of your guesses will be appended below. Use the information to complete the game before you run out of guesses.\n\
              Enter your first guess to start the game.\n"
         )

@@ -37,12 +37,18 @@ pub mod pycompat;
 pub mod records;
 pub mod rng;
 pub mod sandbox;
+pub mod size_classes;
 #[doc(hidden)]
 pub mod testing;
 pub mod text;
 pub mod tool;
 pub mod word_grid;
 pub mod word_list;
+
+/// Single-threaded wasm guests allocate from size-class free lists (see [`size_classes`]).
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: size_classes::SizeClasses = size_classes::SizeClasses::new();
 pub mod wrapper;
 
 #[doc(hidden)]

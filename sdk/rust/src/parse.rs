@@ -30,11 +30,28 @@ pub fn last_boxed_int(text: &str) -> Option<i64> {
         if digits == 0 || rest.get(digits) != Some(&b'}') {
             return None;
         }
-        let value = rest[..digits].iter().try_fold(0i64, |n, &d| {
-            n.checked_mul(10)?.checked_add(i64::from(d - b'0'))
-        });
-        Some(value.unwrap_or(i64::MAX))
+        Some(decimal_saturating(&rest[..digits]))
     })
+}
+
+/// The value of ASCII `digits`, saturating at `i64::MAX`. Up to 18 significant digits cannot
+/// overflow, so the common case needs no checked (in wasm: 128-bit) multiplication.
+fn decimal_saturating(digits: &[u8]) -> i64 {
+    let start = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    let significant = &digits[start..];
+    let value = |n: i64, d: &u8| n * 10 + i64::from(d - b'0');
+    if significant.len() <= 18 {
+        return significant.iter().fold(0, value);
+    }
+    significant
+        .iter()
+        .try_fold(0i64, |n, &d| {
+            n.checked_mul(10)?.checked_add(i64::from(d - b'0'))
+        })
+        .unwrap_or(i64::MAX)
 }
 
 /// What `matcher` makes of the text after the last `\boxed{` of `text` where it matches (gives
@@ -62,6 +79,23 @@ mod tests {
             last_boxed_int("\\boxed{99999999999999999999999}"),
             Some(i64::MAX)
         );
+        assert_eq!(
+            last_boxed_int("\\boxed{0000000000000000000000042}"),
+            Some(42)
+        );
+        assert_eq!(
+            last_boxed_int("\\boxed{999999999999999999}"),
+            Some(999_999_999_999_999_999)
+        );
+        assert_eq!(
+            last_boxed_int("\\boxed{9223372036854775807}"),
+            Some(i64::MAX)
+        );
+        assert_eq!(
+            last_boxed_int("\\boxed{9223372036854775806}"),
+            Some(i64::MAX - 1)
+        );
+        assert_eq!(last_boxed_int("\\boxed{0}"), Some(0));
     }
 
     #[test]

@@ -35,9 +35,17 @@ pub struct VectorStep {
 
 impl VectorStep {
     fn collect(indices: Vec<usize>, steps: Vec<SlotStep>) -> Self {
+        let n = steps.len();
         let mut out = VectorStep {
             indices,
-            ..VectorStep::default()
+            observations: Vec::with_capacity(n),
+            rewards: Vec::with_capacity(n),
+            terminated: Vec::with_capacity(n),
+            truncated: Vec::with_capacity(n),
+            infos: Vec::with_capacity(n),
+            final_observations: Vec::with_capacity(n),
+            final_infos: Vec::with_capacity(n),
+            errors: Vec::with_capacity(n),
         };
         for s in steps {
             out.observations.push(s.observation);
