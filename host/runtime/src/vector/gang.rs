@@ -17,8 +17,9 @@ const SPIN: Duration = Duration::from_micros(200);
 /// helpers that joined it.
 const OPEN: usize = 1 << (usize::BITS - 1);
 
-/// A batch's work, with the lifetime of its borrows erased while it is published.
-type Job = dyn Fn() + Sync + 'static;
+/// A batch's work (given the participant's number), with the lifetime of its borrows erased
+/// while it is published.
+type Job = dyn Fn(usize) + Sync + 'static;
 
 struct Shared {
     /// Bumped by the caller to publish a batch.
@@ -63,7 +64,7 @@ impl Gang {
                 let shared = shared.clone();
                 std::thread::Builder::new()
                     .name(format!("geode-gang-{i}"))
-                    .spawn(move || help(&shared))
+                    .spawn(move || help(&shared, i + 1))
             })
             .collect::<std::io::Result<Vec<_>>>()?;
         Ok(Gang {
@@ -80,9 +81,10 @@ impl Gang {
 
     /// Runs `work` on the calling thread and on every helper that comes by while it runs, and
     /// returns once every participant is done. `work` must share out the batch itself (each
-    /// participant calls it once; it should take items from a shared counter until none is
-    /// left). Returns `false` without running anything when another batch is in progress.
-    pub fn run(&self, work: &(dyn Fn() + Sync)) -> bool {
+    /// participant calls it once, with its number: 0 for the caller, 1 to `helpers()` for the
+    /// helpers; it should take items from shared counters until none is left). Returns `false`
+    /// without running anything when another batch is in progress.
+    pub fn run(&self, work: &(dyn Fn(usize) + Sync)) -> bool {
         let _batch = match self.busy.try_lock() {
             Ok(guard) => guard,
             Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
@@ -100,7 +102,7 @@ impl Gang {
         // was set when they joined), and `Close` below waits until all of them finished before
         // this function returns or unwinds, so it never outlives `work`.
         let job: &'static Job =
-            unsafe { std::mem::transmute::<&(dyn Fn() + Sync), &'static Job>(work) };
+            unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static Job>(work) };
         *shared.job.lock().unwrap_or_else(PoisonError::into_inner) = Some(job);
         shared.finished.store(0, Ordering::Relaxed);
         shared.state.store(OPEN, Ordering::Release);
@@ -109,7 +111,7 @@ impl Gang {
             shared.wake.notify_all();
         }
         let close = Close(shared);
-        work();
+        work(0);
         drop(close);
         if let Some(panic) = shared
             .panic
@@ -153,8 +155,9 @@ impl Drop for Gang {
     }
 }
 
-/// A helper's life: wait for a batch (spinning, then parked), join it if still open, work.
-fn help(shared: &Shared) {
+/// A helper's life: wait for a batch (spinning, then parked), join it if still open, work as
+/// participant `me`.
+fn help(shared: &Shared, me: usize) {
     let mut seen = 0u64;
     loop {
         let generation = wait_for_batch(shared, seen);
@@ -167,7 +170,7 @@ fn help(shared: &Shared) {
         }
         let job = *shared.job.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(job) = job
-            && let Err(panic) = catch_unwind(AssertUnwindSafe(job))
+            && let Err(panic) = catch_unwind(AssertUnwindSafe(|| job(me)))
         {
             shared
                 .panic
@@ -231,7 +234,7 @@ mod tests {
     fn sum_in_parallel(gang: &Gang, n: usize) -> usize {
         let next = AtomicUsize::new(0);
         let total = AtomicUsize::new(0);
-        let work = || {
+        let work = |_participant: usize| {
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 if i >= n {
@@ -260,7 +263,7 @@ mod tests {
     fn a_panic_in_a_batch_reaches_the_caller_and_the_gang_goes_on() {
         let gang = Gang::new(1).unwrap();
         let hit = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            gang.run(&|| panic!("boom"));
+            gang.run(&|_| panic!("boom"));
         }));
         assert!(hit.is_err());
         assert_eq!(sum_in_parallel(&gang, 10), 45);

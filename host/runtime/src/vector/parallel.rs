@@ -54,7 +54,9 @@ enum Chunk<T, R> {
     Done(Vec<R>),
 }
 
-/// Every participant takes chunks from a shared counter until none is left.
+/// Every participant first steps its own chunks (the same slots batch after batch, so their
+/// memory stays in that core's cache), then takes over whatever other participants have not
+/// started yet.
 fn share<T: Send, R: Send>(gang: &Gang, items: Vec<T>, f: &(dyn Fn(T) -> R + Sync)) -> Vec<R> {
     let threads = gang.helpers() + 1;
     let size = items.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
@@ -67,17 +69,28 @@ fn share<T: Send, R: Send>(gang: &Gang, items: Vec<T>, f: &(dyn Fn(T) -> R + Syn
         }
         chunks.push(Mutex::new(Chunk::Todo(chunk)));
     }
-    let next = AtomicUsize::new(0);
-    let work = || {
-        while let Some(cell) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let mut cell = cell.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Chunk::Todo(todo) = std::mem::replace(&mut *cell, Chunk::Done(Vec::new())) {
-                *cell = Chunk::Done(todo.into_iter().map(f).collect());
+    // Participant p owns chunks p * CHUNKS_PER_THREAD .. (p + 1) * CHUNKS_PER_THREAD; claimed[p]
+    // counts how many of them were taken, by their owner or by anyone else.
+    let claimed: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+    let work = |me: usize| {
+        for owner in (0..threads).map(|k| (me + k) % threads) {
+            loop {
+                let taken = claimed[owner].fetch_add(1, Ordering::Relaxed);
+                if taken >= CHUNKS_PER_THREAD {
+                    break;
+                }
+                let Some(cell) = chunks.get(owner * CHUNKS_PER_THREAD + taken) else {
+                    break;
+                };
+                let mut cell = cell.lock().unwrap_or_else(PoisonError::into_inner);
+                if let Chunk::Todo(todo) = std::mem::replace(&mut *cell, Chunk::Done(Vec::new())) {
+                    *cell = Chunk::Done(todo.into_iter().map(f).collect());
+                }
             }
         }
     };
     if !gang.run(&work) {
-        work(); // another batch holds the gang: this one runs on the calling thread alone
+        work(0); // another batch holds the gang: this one runs on the calling thread alone
     }
     chunks
         .into_iter()
