@@ -6,6 +6,7 @@ use crate::bindings::env_world::geode::env::{dataset, log, sandbox, types};
 use crate::bindings::wrapper_world::geode::env::inner;
 use crate::dataset::Datasets;
 use crate::env::Env;
+use crate::guest_output::GuestOutput;
 use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock};
 use wasmtime::component::ResourceTable;
@@ -49,8 +50,8 @@ impl GuestState {
         let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
         let stdout = CapturePipe::new(STDERR_TAIL_BYTES);
         let wasi = WasiCtxBuilder::new()
-            .stdout(stdout.clone())
-            .stderr(stderr.clone())
+            .stdout(GuestOutput(stdout.clone()))
+            .stderr(GuestOutput(stderr.clone()))
             .secure_random(random.clone())
             .insecure_random(random.clone())
             .insecure_random_seed(0)

@@ -26,6 +26,7 @@ pub mod engine;
 mod env;
 mod error;
 mod guard;
+pub mod guest_output;
 mod host_state;
 mod limits;
 mod plugin;

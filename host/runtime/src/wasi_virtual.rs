@@ -1,16 +1,13 @@
 //! Virtualized WASI for guests: seeded randomness, deterministic clocks, and bounded capture of
 //! stdout/stderr. Together they make an episode replay bit for bit in any guest language.
 
-use bytes::Bytes;
+use crate::guest_output::OutputSink;
 use std::collections::VecDeque;
 use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 use std::time::Duration;
-use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
-use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::p2::Pollable;
 
 /// A seedable random source shared between the host (which reseeds it) and the guest's WASI
 /// `random` imports (which draw from it). SplitMix64: fast, and the same stream for the same seed.
@@ -180,58 +177,10 @@ impl CapturePipe {
     }
 }
 
-impl IsTerminal for CapturePipe {
-    fn is_terminal(&self) -> bool {
-        false
-    }
-}
-
-impl StdoutStream for CapturePipe {
-    fn p2_stream(&self) -> Box<dyn OutputStream> {
-        Box::new(self.clone())
-    }
-
-    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
-        Box::new(self.clone())
-    }
-}
-
-#[wasmtime_wasi::async_trait]
-impl Pollable for CapturePipe {
-    async fn ready(&mut self) {}
-}
-
-impl OutputStream for CapturePipe {
-    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.push(&bytes);
+impl OutputSink for CapturePipe {
+    fn accept(&self, bytes: &[u8]) -> wasmtime::Result<()> {
+        self.push(bytes);
         Ok(())
-    }
-
-    fn flush(&mut self) -> StreamResult<()> {
-        Ok(())
-    }
-
-    fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(64 << 10)
-    }
-}
-
-impl tokio::io::AsyncWrite for CapturePipe {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        self.push(buf);
-        Poll::Ready(Ok(buf.len()))
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
     }
 }
 

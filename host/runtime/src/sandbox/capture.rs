@@ -2,12 +2,8 @@
 //! with a trap the moment it writes more, so flooding stdout costs at most `cap` bytes of host
 //! memory and no time past the write that crossed the line.
 
-use bytes::Bytes;
-use std::pin::Pin;
+use crate::guest_output::OutputSink;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
-use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
-use wasmtime_wasi::p2::{OutputStream, Pollable, StreamError, StreamResult};
 
 /// The error a write over the cap traps with.
 #[derive(Debug, thiserror::Error)]
@@ -65,61 +61,9 @@ impl CappedPipe {
     }
 }
 
-impl IsTerminal for CappedPipe {
-    fn is_terminal(&self) -> bool {
-        false
-    }
-}
-
-impl StdoutStream for CappedPipe {
-    fn p2_stream(&self) -> Box<dyn OutputStream> {
-        Box::new(self.clone())
-    }
-
-    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
-        Box::new(self.clone())
-    }
-}
-
-#[wasmtime_wasi::async_trait]
-impl Pollable for CappedPipe {
-    async fn ready(&mut self) {}
-}
-
-impl OutputStream for CappedPipe {
-    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
-        self.push(&bytes)
-            .map_err(|e| StreamError::Trap(wasmtime::Error::new(e)))
-    }
-
-    fn flush(&mut self) -> StreamResult<()> {
-        Ok(())
-    }
-
-    fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(64 << 10)
-    }
-}
-
-impl tokio::io::AsyncWrite for CappedPipe {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        _cx: &mut Context<'_>,
-        buf: &[u8],
-    ) -> Poll<std::io::Result<usize>> {
-        Poll::Ready(
-            self.push(buf)
-                .map(|()| buf.len())
-                .map_err(std::io::Error::other),
-        )
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Poll::Ready(Ok(()))
+impl OutputSink for CappedPipe {
+    fn accept(&self, bytes: &[u8]) -> wasmtime::Result<()> {
+        self.push(bytes).map_err(wasmtime::Error::new)
     }
 }
 

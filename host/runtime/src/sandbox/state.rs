@@ -4,6 +4,7 @@
 use super::capture::CappedPipe;
 use super::clock::{HasSandboxClock, SandboxClock};
 use super::request::SandboxLimits;
+use crate::guest_output::GuestOutput;
 use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::SeededRandom;
 use wasmtime::component::ResourceTable;
@@ -36,8 +37,8 @@ impl RunState {
         let stderr = CappedPipe::new(cap);
         let wasi = WasiCtxBuilder::new()
             .stdin(MemoryInputPipe::new(stdin.as_bytes().to_vec()))
-            .stdout(stdout.clone())
-            .stderr(stderr.clone())
+            .stdout(GuestOutput(stdout.clone()))
+            .stderr(GuestOutput(stderr.clone()))
             .secure_random(random.clone())
             .insecure_random(random)
             .insecure_random_seed(u128::from(seed))
