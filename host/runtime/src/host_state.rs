@@ -6,11 +6,10 @@ use crate::bindings::env_world::geode::env::{dataset, log, sandbox, types};
 use crate::bindings::wrapper_world::geode::env::inner;
 use crate::dataset::Datasets;
 use crate::env::Env;
-use crate::guest_output::GuestOutput;
 use crate::limits::{Limits, StoreLimiter};
-use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock};
+use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock, sealed_wasi};
 use wasmtime::component::ResourceTable;
-use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// How many bytes of guest stderr are kept to explain a trap.
 const STDERR_TAIL_BYTES: usize = 8 << 10;
@@ -49,18 +48,14 @@ impl GuestState {
         let clock = VirtualClock::default();
         let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
         let stdout = CapturePipe::new(STDERR_TAIL_BYTES);
-        let wasi = WasiCtxBuilder::new()
-            .stdout(GuestOutput(stdout.clone()))
-            .stderr(GuestOutput(stderr.clone()))
-            .secure_random(random.clone())
-            .insecure_random(random.clone())
-            .insecure_random_seed(0)
-            .wall_clock(clock.clone())
-            .monotonic_clock(clock.clone())
-            .allow_tcp(false)
-            .allow_udp(false)
-            .allow_ip_name_lookup(false)
-            .build();
+        let wasi = sealed_wasi(
+            stdout.clone(),
+            stderr.clone(),
+            random.clone(),
+            0,
+            clock.clone(),
+        )
+        .build();
         let mut table = ResourceTable::new();
         table.set_max_capacity(limits.max_resource_handles);
         GuestState {

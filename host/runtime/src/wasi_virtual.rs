@@ -1,13 +1,42 @@
 //! Virtualized WASI for guests: seeded randomness, deterministic clocks, and bounded capture of
 //! stdout/stderr. Together they make an episode replay bit for bit in any guest language.
 
-use crate::guest_output::OutputSink;
+use crate::guest_output::{GuestOutput, OutputSink};
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime_wasi::p2::Pollable;
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtxBuilder};
+
+/// A WASI context that grants a guest nothing but output sinks, randomness and clocks the host
+/// controls: no files, no network, no environment variables, no arguments. Every guest's
+/// context starts here (the caller may add an in-memory stdin).
+pub fn sealed_wasi<C>(
+    stdout: impl OutputSink,
+    stderr: impl OutputSink,
+    random: SeededRandom,
+    insecure_seed: u128,
+    clock: C,
+) -> WasiCtxBuilder
+where
+    C: HostWallClock + HostMonotonicClock + Clone + 'static,
+{
+    let mut builder = WasiCtxBuilder::new();
+    builder
+        .stdout(GuestOutput(stdout))
+        .stderr(GuestOutput(stderr))
+        .secure_random(random.clone())
+        .insecure_random(random)
+        .insecure_random_seed(insecure_seed)
+        .wall_clock(clock.clone())
+        .monotonic_clock(clock)
+        .allow_tcp(false)
+        .allow_udp(false)
+        .allow_ip_name_lookup(false);
+    builder
+}
 
 /// A seedable random source shared between the host (which reseeds it) and the guest's WASI
 /// `random` imports (which draw from it). SplitMix64: fast, and the same stream for the same seed.

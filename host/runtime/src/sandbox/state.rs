@@ -4,12 +4,11 @@
 use super::capture::CappedPipe;
 use super::clock::{HasSandboxClock, SandboxClock};
 use super::request::SandboxLimits;
-use crate::guest_output::GuestOutput;
 use crate::limits::{Limits, StoreLimiter};
-use crate::wasi_virtual::SeededRandom;
+use crate::wasi_virtual::{SeededRandom, sealed_wasi};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
-use wasmtime_wasi::{WasiCtx, WasiCtxBuilder, WasiCtxView, WasiView};
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 /// Most resource handles (streams, pollables) one run may hold at once.
 const MAX_RESOURCE_HANDLES: usize = 10_000;
@@ -35,19 +34,15 @@ impl RunState {
         let cap = limits.output_bytes as usize;
         let stdout = CappedPipe::new(cap);
         let stderr = CappedPipe::new(cap);
-        let wasi = WasiCtxBuilder::new()
-            .stdin(MemoryInputPipe::new(stdin.as_bytes().to_vec()))
-            .stdout(GuestOutput(stdout.clone()))
-            .stderr(GuestOutput(stderr.clone()))
-            .secure_random(random.clone())
-            .insecure_random(random)
-            .insecure_random_seed(u128::from(seed))
-            .wall_clock(clock.clone())
-            .monotonic_clock(clock.clone())
-            .allow_tcp(false)
-            .allow_udp(false)
-            .allow_ip_name_lookup(false)
-            .build();
+        let wasi = sealed_wasi(
+            stdout.clone(),
+            stderr.clone(),
+            random,
+            u128::from(seed),
+            clock.clone(),
+        )
+        .stdin(MemoryInputPipe::new(stdin.as_bytes().to_vec()))
+        .build();
         let mut table = ResourceTable::new();
         table.set_max_capacity(MAX_RESOURCE_HANDLES);
         let memory = Limits {
