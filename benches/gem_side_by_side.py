@@ -5,13 +5,17 @@ Runs GEM's SyncVectorEnv and AsyncVectorEnv (pip `gem-llm`, installed into a pri
 first use) and geode's sync vector env and async pool (`cargo bench --bench vector_throughput`)
 with pre-generated random actions and SameStep autoreset, then prints steps/s and the ratios.
 
-    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3]
+    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3]
+
+Two-thread rates on small VMs vary from run to run (the same binary can land ~40% apart), so
+every cell is measured `--repeat` times: the table shows medians, and the ranges follow it.
 """
 
 import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -79,27 +83,55 @@ def main() -> None:
     parser.add_argument("--envs", default="16,64,256")
     parser.add_argument("--seconds", type=float, default=3.0, help="GEM measuring time per cell")
     parser.add_argument("--steps", type=int, default=2_000_000, help="geode steps per cell")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 
     python = ensure_gem()
-    geode = geode_rates(envs, args.steps)
-    print(f"GuessTheNumber-hard, SameStep autoreset, random actions, {os.cpu_count()} cores")
+    runs = []  # per repetition: {n: {column: rate}}
+    for _ in range(args.repeat):
+        geode = geode_rates(envs, args.steps)
+        rates = {}
+        for n in envs:
+            one, two = geode[(n, 1)], geode[(n, 2)]
+            rates[n] = {
+                "gem_sync": gem_rate(python, n, args.seconds, "sync"),
+                "gem_async": gem_rate(python, n, args.seconds, "async"),
+                "sync_1t": one["sync"], "sync_2t": two["sync"], "async_2t": two["async"],
+            }
+            rates[n]["sync_ratio"] = rates[n]["sync_2t"] / rates[n]["gem_sync"]
+            rates[n]["async_ratio"] = rates[n]["async_2t"] / rates[n]["gem_async"]
+            rates[n]["scaling"] = rates[n]["sync_2t"] / rates[n]["sync_1t"]
+        runs.append(rates)
+
+    def median(n: int, column: str) -> float:
+        return statistics.median(run[n][column] for run in runs)
+
+    def spread(n: int, column: str, fmt: str) -> str:
+        values = [run[n][column] for run in runs]
+        return f"{format(min(values), fmt)}-{format(max(values), fmt)}"
+
+    print(f"GuessTheNumber-hard, SameStep autoreset, random actions, {os.cpu_count()} cores, "
+          f"median of {args.repeat} runs")
     header = ("envs", "GEM sync", "GEM async", "geode sync 1T", "geode sync 2T", "geode async 2T",
               "sync/GEM", "async/GEM async", "2T/1T")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for n in envs:
-        gem_sync = gem_rate(python, n, args.seconds, "sync")
-        gem_async = gem_rate(python, n, args.seconds, "async")
-        one, two = geode[(n, 1)], geode[(n, 2)]
         cells = [
-            str(n), f"{gem_sync:,.0f}", f"{gem_async:,.0f}", f"{one['sync']:,.0f}", f"{two['sync']:,.0f}",
-            f"{two['async']:,.0f}", f"{two['sync'] / gem_sync:.1f}x", f"{two['async'] / gem_async:.1f}x",
-            f"{two['sync'] / one['sync']:.2f}x",
+            str(n), f"{median(n, 'gem_sync'):,.0f}", f"{median(n, 'gem_async'):,.0f}",
+            f"{median(n, 'sync_1t'):,.0f}", f"{median(n, 'sync_2t'):,.0f}",
+            f"{median(n, 'async_2t'):,.0f}", f"{median(n, 'sync_ratio'):.1f}x",
+            f"{median(n, 'async_ratio'):.1f}x", f"{median(n, 'scaling'):.2f}x",
         ]
         print("| " + " | ".join(cells) + " |")
-
+    if args.repeat > 1:
+        print("\nRanges over the runs:")
+        for n in envs:
+            print(f"- {n} envs: geode sync 2T {spread(n, 'sync_2t', ',.0f')} steps/s, "
+                  f"sync/GEM {spread(n, 'sync_ratio', '.1f')}x, "
+                  f"async/GEM async {spread(n, 'async_ratio', '.1f')}x, "
+                  f"2T/1T {spread(n, 'scaling', '.2f')}x")
 
 if __name__ == "__main__":
     main()

@@ -6,12 +6,16 @@ AsyncVectorEnv (pip `gem-llm`, in the venv of `gem_side_by_side.py`) and geode's
 `make_vec(...)` sync and async (`import geode as gem`, from target/py-venv), plus geode's
 EnvPool-style `send`/`recv` and per-episode `await step_async` under asyncio.
 
-    python3 benches/python_side_by_side.py [--envs 16,64,256] [--seconds 3]
+    python3 benches/python_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3]
+
+Each cell is measured `--repeat` times (rates on small VMs vary from run to run); the table
+shows medians, and the ranges of the ratios follow it.
 """
 
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -93,29 +97,45 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", default="16,64,256")
     parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per cell")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 
     gem_python, geode_python = ensure_gem(), ensure_geode()
-    print(f"{ENV_ID}, SameStep autoreset, random actions, steps/s through Python, {os.cpu_count()} cores")
+    print(f"{ENV_ID}, SameStep autoreset, random actions, steps/s through Python, "
+          f"{os.cpu_count()} cores, median of {args.repeat} runs")
     header = ("envs", "GEM sync", "geode sync", "ratio", "GEM async", "geode async", "ratio",
               "geode send/recv", "geode step_async")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
+    ranges = []
     for n in envs:
-        gem_sync = rate(gem_python, "gem", n, args.seconds, "sync")
-        gem_async = rate(gem_python, "gem", n, args.seconds, "async")
-        geode_sync = rate(geode_python, "geode", n, args.seconds, "sync")
-        geode_async = rate(geode_python, "geode", n, args.seconds, "async")
-        send_recv = rate(geode_python, "geode", n, args.seconds, "send_recv")
-        step_async = rate(geode_python, "geode", n, args.seconds, "step_async")
+        runs = []
+        for _ in range(args.repeat):
+            runs.append({
+                "gem_sync": rate(gem_python, "gem", n, args.seconds, "sync"),
+                "gem_async": rate(gem_python, "gem", n, args.seconds, "async"),
+                "sync": rate(geode_python, "geode", n, args.seconds, "sync"),
+                "async": rate(geode_python, "geode", n, args.seconds, "async"),
+                "send_recv": rate(geode_python, "geode", n, args.seconds, "send_recv"),
+                "step_async": rate(geode_python, "geode", n, args.seconds, "step_async"),
+            })
+        for run in runs:
+            run["sync_ratio"] = run["sync"] / run["gem_sync"]
+            run["async_ratio"] = run["async"] / run["gem_async"]
+        med = {k: statistics.median(run[k] for run in runs) for k in runs[0]}
         cells = [
-            str(n), f"{gem_sync:,.0f}", f"{geode_sync:,.0f}", f"{geode_sync / gem_sync:.1f}x",
-            f"{gem_async:,.0f}", f"{geode_async:,.0f}", f"{geode_async / gem_async:.1f}x",
-            f"{send_recv:,.0f}", f"{step_async:,.0f}",
+            str(n), f"{med['gem_sync']:,.0f}", f"{med['sync']:,.0f}", f"{med['sync_ratio']:.1f}x",
+            f"{med['gem_async']:,.0f}", f"{med['async']:,.0f}", f"{med['async_ratio']:.1f}x",
+            f"{med['send_recv']:,.0f}", f"{med['step_async']:,.0f}",
         ]
         print("| " + " | ".join(cells) + " |", flush=True)
-
+        lo_hi = lambda k: (min(r[k] for r in runs), max(r[k] for r in runs))  # noqa: E731
+        ranges.append((n, lo_hi("sync_ratio"), lo_hi("async_ratio")))
+    if args.repeat > 1:
+        print(f"\nRanges over {args.repeat} runs:")
+        for n, (s_lo, s_hi), (a_lo, a_hi) in ranges:
+            print(f"- {n} envs: sync/GEM {s_lo:.1f}-{s_hi:.1f}x, async/GEM async {a_lo:.1f}-{a_hi:.1f}x")
 
 if __name__ == "__main__":
     main()
