@@ -91,31 +91,47 @@ impl Hangman {
             word_length,
             max_turns,
         } = self.rules;
-        format!(
+        text!(
             "You are playing Hangman.\n\
-             The objective of the game is to guess the {word_length}-letter word by providing one letter guesses or the entire word.\n\
+             The objective of the game is to guess the ",
+            word_length,
+            "-letter word by providing one letter guesses or the entire word.\n\
              The cells that need to be populated with letters are represented by '_'.\n\n\
-             There are two ways you can answer. You can provide one letter guesses in the format of {word_example}, or you can guess the entire word in the format of {letter_example}.\n\
+             There are two ways you can answer. You can provide one letter guesses in the format of ",
+            word_example,
+            ", or you can guess the entire word in the format of ",
+            letter_example,
+            ".\n\
              If the given letter is in the word, it will be revealed in the grid.\n\
              If the given word is correct, you win.\n\
              As you play, the history of your choices will be appended below. Use the information to figure out the word and win.\n\
              Some rules:\n\
              1. You can only guess one letter/word at a time.\n\
-             2. You have to win within {max_turns} turns.\n\n"
+             2. You have to win within ",
+            max_turns,
+            " turns.\n\n"
         )
     }
 
     /// The grid: a `C00 C01 ...` header over the cells.
     fn render(&self) -> String {
-        let cells: String = self.board.iter().map(|c| format!("  {c} ")).collect();
-        format!("{}\n{cells}", column_header(self.board.len()))
+        let mut grid = column_header(self.board.len());
+        grid.reserve(1 + 4 * self.board.len());
+        grid.push('\n');
+        for &c in &self.board {
+            grid.push_str("  ");
+            grid.push(c);
+            grid.push(' ');
+        }
+        grid
     }
 
     /// The info `suffix` GEM attaches to every observation: the current board.
     fn suffix(&self) -> String {
-        format!(
-            "Here is the current state of the Hangman grid:\n{}\n\nEnter your guess.",
-            self.render()
+        text!(
+            "Here is the current state of the Hangman grid:\n",
+            self.render(),
+            "\n\nEnter your guess."
         )
     }
 
@@ -128,13 +144,13 @@ impl Hangman {
     fn random_word(&self, rng: &mut Rng) -> String {
         let words = words_of_length(self.hardcore, self.rules.word_length);
         let word = rng.choice(&words).copied().unwrap_or("a");
-        format!("\\boxed{{{}}}", word.to_ascii_uppercase())
+        text!("\\boxed{", word.to_ascii_uppercase(), '}')
     }
 
     /// A random letter, boxed (GEM's `sample_random_letter`).
     fn random_letter(rng: &mut Rng) -> String {
         let letter = b'A' + rng.below(26) as u8;
-        format!("\\boxed{{{}}}", char::from(letter))
+        text!("\\boxed{", char::from(letter), '}')
     }
 
     /// The outcome of guessing the whole word `guess` (two letters or more).
@@ -144,20 +160,35 @@ impl Hangman {
         if guess == self.secret {
             let hidden = self.board.iter().filter(|&&c| c == '_').count();
             let reward = hidden as f64 / self.board.len() as f64 * 0.5 + REWARD.success * 0.5;
-            let obs = format!(
-                "Congratulations! You guessed the word '{}' correctly!",
-                self.secret
+            let obs = text!(
+                "Congratulations! You guessed the word '",
+                self.secret,
+                "' correctly!"
             );
             return Outcome::Won(obs, reward);
         }
         let (obs, reward) = if length != secret_length {
             let guess = echo(guess);
-            let obs = format!(
-                "At turn {turn}, You guessed '{guess}' which is of length {length}, but the secret word is of length {secret_length}."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", You guessed '",
+                *guess,
+                "' which is of length ",
+                length,
+                ", but the secret word is of length ",
+                secret_length,
+                "."
             );
             (obs, REWARD.invalid_action)
         } else {
-            let obs = format!("At turn {turn}, You guessed '{guess}' which is incorrect.");
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", You guessed '",
+                guess,
+                "' which is incorrect."
+            );
             (obs, REWARD.internal_step)
         };
         Outcome::Goes(obs, reward)
@@ -166,8 +197,12 @@ impl Hangman {
     /// The observation and reward for guessing the single letter `letter`.
     fn guess_letter(&mut self, letter: char, turn: u64) -> (String, f64) {
         if self.guessed.contains(&letter) {
-            let obs = format!(
-                "At turn {turn}, you guessed '{letter}', which has been already guessed before."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed '",
+                letter,
+                "', which has been already guessed before."
             );
             return (obs, REWARD.invalid_action);
         }
@@ -180,13 +215,21 @@ impl Hangman {
             }
         }
         if revealed == 0 {
-            let obs = format!(
-                "At turn {turn}, you guessed a letter '{letter}' that is not in the secret word."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed a letter '",
+                letter,
+                "' that is not in the secret word."
             );
             return (obs, REWARD.internal_step);
         }
-        let obs = format!(
-            "At turn {turn}, you successfully guessed a letter '{letter}' that is in the secret word."
+        let obs = text!(
+            "At turn ",
+            turn,
+            ", you successfully guessed a letter '",
+            letter,
+            "' that is in the secret word."
         );
         let share = revealed as f64 / self.secret.chars().count() as f64;
         (obs, share * 0.5)

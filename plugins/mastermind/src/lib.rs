@@ -12,8 +12,8 @@ use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range};
+use geode_sdk::text::Piece;
 use std::collections::BTreeSet;
-use std::fmt::Display;
 
 /// The code shape and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -111,14 +111,30 @@ fn pegs(code: &[u64], guess: &[u64]) -> (usize, usize) {
 }
 
 /// The first items of a list of `len` as Python prints it, eliding entries past [`ECHO_LIMIT`].
-fn list_repr<T: Display>(head: &[T], len: usize) -> String {
-    let shown: Vec<String> = head
-        .iter()
-        .take(ECHO_LIMIT)
-        .map(ToString::to_string)
-        .collect();
-    let more = if len > shown.len() { ", ..." } else { "" };
-    format!("[{}{more}]", shown.join(", "))
+fn list_repr<P: Piece>(head: impl IntoIterator<Item = P>, len: usize) -> String {
+    let mut repr = String::with_capacity(16);
+    repr.push('[');
+    let mut shown = 0;
+    for item in head.into_iter().take(ECHO_LIMIT) {
+        if shown > 0 {
+            repr.push_str(", ");
+        }
+        item.push_to(&mut repr);
+        shown += 1;
+    }
+    if len > shown {
+        repr.push_str(", ...");
+    }
+    repr.push(']');
+    repr
+}
+
+/// A digit group as Python prints the number it reads: without leading zeros ("0" for zero).
+fn py_digits(digits: &str) -> &str {
+    match digits.trim_start_matches('0') {
+        "" => "0",
+        trimmed => trimmed,
+    }
 }
 
 /// A guess as GEM's pattern reads it, without holding every number of a huge one.
@@ -250,12 +266,22 @@ impl Mastermind {
         } else {
             "not allowed"
         };
-        format!(
+        text!(
             "You are playing Mastermind.\n\
-             You have to guess the secret {code_length} digit code within {max_turns} turns.\n\
-             The code consists of digits from 1 to {num_numbers} (inclusive). Duplicate numbers are {duplicates}.\n\
+             You have to guess the secret ",
+            code_length,
+            " digit code within ",
+            max_turns,
+            " turns.\n\
+             The code consists of digits from 1 to ",
+            num_numbers,
+            " (inclusive). Duplicate numbers are ",
+            duplicates,
+            ".\n\
              After you enter your guess, I will say mark your guess with black and white pegs, where a black peg indicates a correct digit in the correct position, while a white peg indicates a correct digit in the wrong position.\n\
-             After thinking, format your final answer inside \\boxed{{...}}, for example, {example}.\n\
+             After thinking, format your final answer inside \\boxed{...}, for example, ",
+            example,
+            ".\n\
              As you play, the history of your guesses will be appended below. Use the information to complete the game before you run out of guesses.\n\
              Enter your first guess to start the game.\n"
         )
@@ -272,45 +298,74 @@ impl Mastermind {
     }
 
     /// Scores a well-formed guess of `len` numbers, of which `head` holds the first ones (all of
-    /// them whenever `len` is the code length).
-    fn judge(&mut self, head: &[PyInt], len: usize) -> Verdict {
+    /// them whenever `len` is the code length) and `digits` their digit groups as written.
+    fn judge(&mut self, head: &[PyInt], digits: &[&str], len: usize) -> Verdict {
         let turn = self.turn;
         let Rules {
             code_length,
             num_numbers,
             ..
         } = self.rules;
-        let shown = list_repr(head, len);
+        let shown = list_repr(digits.iter().map(|d| py_digits(d)), len);
         if len != code_length {
-            let obs = format!(
-                "At turn {turn}, you guessed {shown} which has {len} entries but the code has length {code_length}."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                shown,
+                " which has ",
+                len,
+                " entries but the code has length ",
+                code_length,
+                "."
             );
             return Verdict::Play(obs, REWARD.invalid_action);
         }
         let values: Vec<u64> = head.iter().map(PyInt::value).collect();
         if values.iter().any(|&v| v < 1 || v > num_numbers) {
-            let obs = format!(
-                "At turn {turn}, you guessed {shown}, which has numbers outside the range 1 to {num_numbers}."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                shown,
+                ", which has numbers outside the range 1 to ",
+                num_numbers,
+                "."
             );
             return Verdict::Play(obs, REWARD.invalid_action);
         }
         if !self.guessed.insert(values.clone()) {
-            let obs = format!(
-                "At turn {turn}, you guessed {shown}, which has been already guessed before."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                shown,
+                ", which has been already guessed before."
             );
             return Verdict::Play(obs, REWARD.invalid_action);
         }
         let (black, white) = pegs(&self.code, &values);
         let reward = self.progress(black);
         if black == code_length {
-            let obs = format!(
-                "Congratulations! You guessed the correct code {} in {turn} turns.",
-                list_repr(&self.code, code_length)
+            let obs = text!(
+                "Congratulations! You guessed the correct code ",
+                list_repr(&self.code, code_length),
+                " in ",
+                turn,
+                " turns."
             );
             return Verdict::Won(obs, reward);
         }
-        let obs = format!(
-            "At turn {turn}, you guessed {shown}. This guess receives {black} black peg(s) and {white} white peg(s)."
+        let obs = text!(
+            "At turn ",
+            turn,
+            ", you guessed ",
+            shown,
+            ". This guess receives ",
+            black,
+            " black peg(s) and ",
+            white,
+            " white peg(s)."
         );
         Verdict::Play(obs, reward)
     }
@@ -396,13 +451,13 @@ impl Environment for Mastermind {
         self.turn += 1;
         let turn = self.turn;
         let max_turns = self.rules.max_turns;
-        let guess = last_guess(action).and_then(|guess| Some((guess.numbers()?, guess.len)));
-        let Some((head, len)) = guess else {
-            let obs = format!("At turn {turn}, you did not provide a valid guess.");
+        let guess = last_guess(action).and_then(|guess| Some((guess.numbers()?, guess)));
+        let Some((head, guess)) = guess else {
+            let obs = text!("At turn ", turn, ", you did not provide a valid guess.");
             let step = format_error_step(obs, turn, max_turns);
             return Ok(step.info("suffix", SUFFIX));
         };
-        let step = match self.judge(&head, len) {
+        let step = match self.judge(&head, &guess.head, guess.len) {
             Verdict::Won(obs, reward) => Step::new(obs, reward).terminated(),
             Verdict::Play(_, reward) if turn >= max_turns => turn_limit_step(reward),
             Verdict::Play(obs, reward) => Step::new(obs, reward),
@@ -412,8 +467,16 @@ impl Environment for Mastermind {
 
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
         let digits = sample(rng, self.rules.num_numbers, self.rules.code_length);
-        let digits: Vec<String> = digits.iter().map(ToString::to_string).collect();
-        format!("\\boxed{{{}}}", digits.join(" "))
+        let mut action = String::with_capacity(8 + 2 * digits.len());
+        action.push_str("\\boxed{");
+        for (i, digit) in digits.iter().enumerate() {
+            if i > 0 {
+                action.push(' ');
+            }
+            digit.push_to(&mut action);
+        }
+        action.push('}');
+        action
     }
 }
 

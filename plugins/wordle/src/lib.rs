@@ -97,8 +97,18 @@ fn evaluate(guess: &[char], secret: &[char]) -> Vec<Mark> {
 
 /// The marks as Python prints a list of one-letter strings: `['G', 'X', 'Y']`.
 fn marks_repr(marks: &[Mark]) -> String {
-    let items: Vec<String> = marks.iter().map(|m| format!("'{}'", m.letter())).collect();
-    format!("[{}]", items.join(", "))
+    let mut repr = String::with_capacity(2 + 5 * marks.len());
+    repr.push('[');
+    for (i, mark) in marks.iter().enumerate() {
+        if i > 0 {
+            repr.push_str(", ");
+        }
+        repr.push('\'');
+        repr.push(mark.letter());
+        repr.push('\'');
+    }
+    repr.push(']');
+    repr
 }
 
 /// The guess in the last `\boxed{...}` holding letter runs split by whitespace: uppercased,
@@ -120,14 +130,20 @@ impl Wordle {
             word_length,
             max_turns,
         } = self.rules;
-        format!(
+        text!(
             "You are playing Wordle.\n\
-             You have to guess the secret {word_length}-letter word within {max_turns} turns.\n\
+             You have to guess the secret ",
+            word_length,
+            "-letter word within ",
+            max_turns,
+            " turns.\n\
              After you enter your guess, I will say mark your guess as follows:\n  \
              - G (green): correct letter in the correct position\n  \
              - Y (yellow): letter exists in the word but in the wrong position\n  \
              - X (wrong): letter is not in the word\n\
-             After thinking, format your final answer inside \\boxed{{...}}, for example, {example}.\n\
+             After thinking, format your final answer inside \\boxed{...}, for example, ",
+            example,
+            ".\n\
              As you play, the history of your guesses will be appended below. Use the information to complete the game before you run out of guesses.\n"
         )
     }
@@ -220,7 +236,7 @@ impl Environment for Wordle {
         let turn = self.turn;
         let length = self.rules.word_length;
         let Some(guess) = parse_guess(action) else {
-            let obs = format!("At turn {turn}, you did not provide a valid guess.");
+            let obs = text!("At turn ", turn, ", you did not provide a valid guess.");
             return Ok(Self::with_suffix(format_error_step(
                 obs,
                 turn,
@@ -229,15 +245,25 @@ impl Environment for Wordle {
         };
         let letters: Vec<char> = guess.chars().collect();
         let (obs, reward) = if letters.len() != length {
-            let obs = format!(
-                "At turn {turn}, you guessed {} which has {} letters but the secret word has {length} letters.",
-                echo(&guess),
-                letters.len()
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                *echo(&guess),
+                " which has ",
+                letters.len(),
+                " letters but the secret word has ",
+                length,
+                " letters."
             );
             (obs, REWARD.invalid_action)
         } else if self.guesses.contains(&guess) {
-            let obs = format!(
-                "At turn {turn}, you guessed {guess}, which has been already guessed before."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                guess,
+                ", which has been already guessed before."
             );
             (obs, REWARD.invalid_action)
         } else {
@@ -246,15 +272,24 @@ impl Environment for Wordle {
             let reward = self.green_reward(&marks);
             self.guesses.push(guess.clone());
             if marks.iter().all(|&m| m == Mark::Green) {
-                let obs = format!(
-                    "Congratulations! You guessed the secret word {} in {turn} turns.",
-                    self.secret
+                let obs = text!(
+                    "Congratulations! You guessed the secret word ",
+                    self.secret,
+                    " in ",
+                    turn,
+                    " turns."
                 );
                 let reward = reward + REWARD.success * 0.5;
                 return Ok(Self::with_suffix(Step::new(obs, reward).terminated()));
             }
-            let obs = format!(
-                "At turn {turn}, you guessed {guess}\nFeedback:\n{guess}\n{}",
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you guessed ",
+                guess,
+                "\nFeedback:\n",
+                guess,
+                '\n',
                 marks_repr(&marks)
             );
             (obs, reward)
@@ -266,7 +301,7 @@ impl Environment for Wordle {
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
         let words = words_of_length(self.rules.word_length);
         let word = rng.choice(&words).copied().unwrap_or("about");
-        format!("\\boxed{{{}}}", word.to_ascii_uppercase())
+        text!("\\boxed{", word.to_ascii_uppercase(), '}')
     }
 }
 
