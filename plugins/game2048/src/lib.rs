@@ -90,16 +90,22 @@ impl Game2048 {
             target_tile,
             max_turns,
         } = self.rules;
-        format!(
+        text!(
             "You are playing 2048.\n\
-             Your goal is to reach the {target_tile} tile by sliding and merging tiles.\n\
-             You have {max_turns} turns maximum.\n\n\
+             Your goal is to reach the ",
+            target_tile,
+            " tile by sliding and merging tiles.\n\
+             You have ",
+            max_turns,
+            " turns maximum.\n\n\
              Rules:\n\
              - When two tiles with the same number touch, they merge into one tile with double the value.\n\
              - After each move, a new tile (2 or 4) appears in a random empty spot.\n\
              - You can move tiles in four directions: 'up', 'down', 'left', 'right'.\n\n\
-             To submit your move, type the direction in \\boxed{{...}}.\n\
-             For example: {example}\n\n"
+             To submit your move, type the direction in \\boxed{...}.\n\
+             For example: ",
+            example,
+            "\n\n"
         )
     }
 
@@ -286,8 +292,10 @@ impl Environment for Game2048 {
         let turn = self.turn;
         let max_turns = self.rules.max_turns;
         let Some(parsed) = last_boxed_direction(action) else {
-            let obs = format!(
-                "At turn {turn}, you did not provide a valid move. Please use \\boxed{{direction}} format."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you did not provide a valid move. Please use \\boxed{direction} format."
             );
             let step = self.step_result(obs, REWARD.format_error).terminated();
             return Ok(step.truncated_if(turn == max_turns));
@@ -298,9 +306,12 @@ impl Environment for Game2048 {
                 let reward = self.progress_reward();
                 self.add_random_tile(rng);
                 if self.best_tile >= self.rules.target_tile {
-                    let obs = format!(
-                        "Congratulations! You reached the {} tile in {turn} turns!",
-                        self.rules.target_tile
+                    let obs = text!(
+                        "Congratulations! You reached the ",
+                        self.rules.target_tile,
+                        " tile in ",
+                        turn,
+                        " turns!"
                     );
                     return Ok(self.step_result(obs, reward).terminated());
                 }
@@ -308,7 +319,7 @@ impl Environment for Game2048 {
                     let obs = "Game over! No more moves possible.".to_owned();
                     return Ok(self.step_result(obs, reward).terminated());
                 }
-                (format!("At turn {turn}, you moved {}", dir.name()), reward)
+                (text!("At turn ", turn, ", you moved ", dir.name()), reward)
             }
             parsed => {
                 // GEM echoes the move it read, even a case-folded word that names no direction.
@@ -316,14 +327,22 @@ impl Environment for Game2048 {
                     Ok(dir) => dir.name(),
                     Err(word) => word.as_str(),
                 };
-                let obs = format!(
-                    "At turn {turn}, you chose move '{name}' which doesn't change the board state. Try a different direction."
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you chose move '",
+                    name,
+                    "' which doesn't change the board state. Try a different direction."
                 );
                 (obs, REWARD.invalid_action)
             }
         };
         if turn >= max_turns {
-            let obs = format!("You have reached the maximum number of turns ({max_turns}).");
+            let obs = text!(
+                "You have reached the maximum number of turns (",
+                max_turns,
+                ")."
+            );
             return Ok(self
                 .step_result(obs, reward)
                 .terminated()

@@ -18,7 +18,9 @@ use geode_sdk::game::{format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{PyInt, is_space};
+use geode_sdk::text::Piece;
 use std::collections::VecDeque;
+use std::fmt::Write;
 
 /// Board size, mine count and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -75,6 +77,8 @@ struct Command<'a> {
     word: String,
     row: PyInt<'a>,
     col: PyInt<'a>,
+    /// The coordinates as Python prints them (no leading zeros), for echoing back.
+    shown: (&'a str, &'a str),
 }
 
 impl Layout {
@@ -136,6 +140,14 @@ fn digits(text: &str) -> Option<(&str, &str)> {
     (len > 0).then(|| text.split_at(len))
 }
 
+/// A run of digits as Python prints the number it reads: without leading zeros ("0" for zero).
+fn py_digits(digits: &str) -> &str {
+    match digits.trim_start_matches('0') {
+        "" => "0",
+        trimmed => trimmed,
+    }
+}
+
 /// The command in the last `\boxed{word R C}` of `action`, if its numbers are readable.
 fn last_command(action: &str) -> Option<Command<'_>> {
     let (word, row, col) = last_boxed_match(action, command_parts)?;
@@ -143,22 +155,39 @@ fn last_command(action: &str) -> Option<Command<'_>> {
         word: word.to_ascii_lowercase(),
         row: PyInt::parse(row)?,
         col: PyInt::parse(col)?,
+        shown: (py_digits(row), py_digits(col)),
     })
 }
 
 impl Minesweeper {
     fn instructions(&self, reveal: (usize, usize), flag: (usize, usize)) -> String {
         let ((rr, rc), (fr, fc)) = (reveal, flag);
-        format!(
+        text!(
             "You are playing the Minesweeper game.\n\
              The objective of the game is to reveal all cells that do not contain mines.\n\
              To make a move, you can either reveal a cell or place a flag on a suspected mine location using one of the following commands:\n\
              - 'reveal': Reveal the contents of a specific cell.\n\
              - 'flag': Place or remove a flag on a specific cell to mark it as a potential mine.\n\
-             To submit your move, type the command followed by the row and column in \\boxed{{}}.\n\
+             To submit your move, type the command followed by the row and column in \\boxed{}.\n\
              For example:\n\
-             - \\boxed{{reveal {rr} {rc}}} to reveal the cell in Row {rr}, Column {rc}.\n\
-             - \\boxed{{flag {fr} {fc}}} to place or remove a flag on the cell in Row {fr}, Column {fc}.\n\
+             - \\boxed{reveal ",
+            rr,
+            ' ',
+            rc,
+            "} to reveal the cell in Row ",
+            rr,
+            ", Column ",
+            rc,
+            ".\n\
+             - \\boxed{flag ",
+            fr,
+            ' ',
+            fc,
+            "} to place or remove a flag on the cell in Row ",
+            fr,
+            ", Column ",
+            fc,
+            ".\n\
              The current board layout is shown below. Cells that are unrevealed are represented by a dot ('.'), revealed numbers show the count of adjacent mines, and flagged cells are marked with an 'F'.\n\
              Use logic and deduction to avoid revealing cells with mines!\n\
              Be mindful not to choose revealed or flagged cells.\n"
@@ -167,22 +196,32 @@ impl Minesweeper {
 
     /// The board as the agent sees it, with row and column numbers.
     fn render(&self) -> String {
-        let header: Vec<String> = (0..self.layout.cols).map(|c| format!("{c:2}")).collect();
-        let mut out = format!("   {}\n", header.join(" "));
-        for (r, row) in self.cells.chunks(self.layout.cols).enumerate() {
-            out.push_str(&format!("{r:2} "));
+        let Layout { rows, cols, .. } = self.layout;
+        let mut out = String::with_capacity((rows + 1) * (3 * cols + 4));
+        out.push_str("   ");
+        for c in 0..cols {
+            if c > 0 {
+                out.push(' ');
+            }
+            // Width 2, right-aligned: a formatting option, so `core::fmt` stays here.
+            let _ = write!(out, "{c:2}");
+        }
+        out.push('\n');
+        for (r, row) in self.cells.chunks(cols).enumerate() {
+            let _ = write!(out, "{r:2} ");
             for cell in row {
-                let shown = match cell {
+                out.push(' ');
+                match cell {
                     Cell {
                         revealed: true,
                         mine: true,
                         ..
-                    } => "*".to_string(),
-                    Cell { revealed: true, .. } => cell.adjacent.to_string(),
-                    Cell { flagged: true, .. } => "F".to_string(),
-                    _ => ".".to_string(),
-                };
-                out.push_str(&format!(" {shown} "));
+                    } => out.push('*'),
+                    Cell { revealed: true, .. } => cell.adjacent.push_to(&mut out),
+                    Cell { flagged: true, .. } => out.push('F'),
+                    _ => out.push('.'),
+                }
+                out.push(' ');
             }
             out.push('\n');
         }
@@ -190,9 +229,10 @@ impl Minesweeper {
     }
 
     fn suffix(&self) -> String {
-        format!(
-            "Here is the current board layout:\n{}\nEnter your guess.",
-            self.render()
+        text!(
+            "Here is the current board layout:\n",
+            self.render(),
+            "\nEnter your guess."
         )
     }
 
@@ -278,9 +318,14 @@ impl Minesweeper {
         } = self.layout;
         let (row, col) = (command.row.value(), command.col.value());
         if row >= rows as u64 || col >= cols as u64 {
-            let obs = format!(
-                "At turn {turn}, you chose cell ({}, {}), which is outside the bounds of the grid.",
-                command.row, command.col
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you chose cell (",
+                command.shown.0,
+                ", ",
+                command.shown.1,
+                "), which is outside the bounds of the grid."
             );
             return (obs, REWARD.invalid_action, false);
         }
@@ -294,12 +339,18 @@ impl Minesweeper {
                 }
                 let cell = self.cells[index];
                 if cell.mine {
-                    let obs = format!("Game over! You hit a mine at ({row}, {col})");
+                    let obs = text!("Game over! You hit a mine at (", row, ", ", col, ')');
                     return (obs, REWARD.fail, true);
                 }
                 if cell.revealed || cell.flagged {
-                    let obs = format!(
-                        "At turn {turn}, you chose to reveal cell ({row}, {col}), which has already been revealed."
+                    let obs = text!(
+                        "At turn ",
+                        turn,
+                        ", you chose to reveal cell (",
+                        row,
+                        ", ",
+                        col,
+                        "), which has already been revealed."
                     );
                     return (obs, REWARD.invalid_action, false);
                 }
@@ -309,29 +360,57 @@ impl Minesweeper {
                         "Congratulations! You have successfully cleared the Minesweeper board.";
                     return (obs.to_string(), reward, true);
                 }
-                let obs = format!("At turn {turn}, you successfully revealed cell ({row}, {col}).");
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you successfully revealed cell (",
+                    row,
+                    ", ",
+                    col,
+                    ")."
+                );
                 (obs, reward, false)
             }
             "flag" => {
                 let cell = &mut self.cells[index];
                 if cell.revealed {
-                    let obs = format!(
-                        "At turn {turn}, you chose to flag cell ({row}, {col}), which has already been revealed."
+                    let obs = text!(
+                        "At turn ",
+                        turn,
+                        ", you chose to flag cell (",
+                        row,
+                        ", ",
+                        col,
+                        "), which has already been revealed."
                     );
                     return (obs, REWARD.invalid_action, false);
                 }
                 cell.flagged = !cell.flagged;
                 let change = if cell.flagged { "added" } else { "removed" };
-                let obs = format!("At turn {turn}, you {change} a flag on cell ({row}, {col}).");
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you ",
+                    change,
+                    " a flag on cell (",
+                    row,
+                    ", ",
+                    col,
+                    ")."
+                );
                 (obs, REWARD.internal_step, false)
             }
             word => {
                 let shown = match word.char_indices().nth(ECHO_LIMIT) {
-                    Some((cut, _)) => format!("{}...", &word[..cut]),
+                    Some((cut, _)) => text!(&word[..cut], "..."),
                     None => word.to_string(),
                 };
-                let obs = format!(
-                    "At turn {turn}, you chose an invalid action '{shown}'. Valid actions are 'reveal' or 'flag'."
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you chose an invalid action '",
+                    shown,
+                    "'. Valid actions are 'reveal' or 'flag'."
                 );
                 (obs, REWARD.invalid_action, false)
             }
@@ -416,7 +495,11 @@ impl Environment for Minesweeper {
         let at_limit = self.turn >= self.layout.max_turns;
         let step = match last_command(action) {
             None => {
-                let obs = format!("At turn {}, you did not provide a valid guess.", self.turn);
+                let obs = text!(
+                    "At turn ",
+                    self.turn,
+                    ", you did not provide a valid guess."
+                );
                 format_error_step(obs, self.turn, self.layout.max_turns)
             }
             Some(command) => match self.play(&command, rng) {
@@ -432,7 +515,7 @@ impl Environment for Minesweeper {
         // GEM picks from nine "reveal"s and one "flag".
         let word = if rng.below(10) < 9 { "reveal" } else { "flag" };
         let (row, col) = self.random_cell(rng);
-        format!("\\boxed{{{word} {row} {col}}}")
+        text!("\\boxed{", word, ' ', row, ' ', col, '}')
     }
 }
 

@@ -2,7 +2,7 @@
 //! drawing them as GEM prints them.
 
 use geode_sdk::Rng;
-use std::fmt::Write;
+use geode_sdk::text::Piece;
 
 /// A square grid of side `n` (4 or 9) with boxes of side `√n`; 0 marks an empty cell.
 #[derive(Clone)]
@@ -144,13 +144,15 @@ pub fn render(cells: &[u8], n: usize, out: &mut String) {
         if c > 1 {
             out.push(' ');
         }
-        let _ = write!(out, "C{c}");
+        out.push('C');
+        c.push_to(out);
         if c % side == 0 {
             out.push_str("  ");
         }
     }
     for (r, row) in cells.chunks(n).enumerate() {
-        let _ = write!(out, "\nR{}", r + 1);
+        out.push_str("\nR");
+        (r + 1).push_to(out);
         for (c, &digit) in row.iter().enumerate() {
             out.push_str("  ");
             match digit {
@@ -163,7 +165,9 @@ pub fn render(cells: &[u8], n: usize, out: &mut String) {
         }
         if (r + 1) % side == 0 && r + 1 < n {
             out.push_str("\n   ");
-            out.push_str(&"- ".repeat(2 * (n - 1)));
+            for _ in 0..2 * (n - 1) {
+                out.push_str("- ");
+            }
         }
     }
 }

@@ -10,8 +10,8 @@ mod grid;
 
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{decimal_value, is_space};
+use geode_sdk::text::Piece;
 use grid::Grid;
-use std::fmt;
 
 /// Grid size, cells to try to empty, and turn limit.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -51,18 +51,42 @@ impl Sudoku {
     fn instructions(&self) -> String {
         let n = self.params.scale;
         let simple = if n == 4 { "A simple version of" } else { "" };
-        format!(
-            "You are playing {simple} Sudoku.\n\
-             Each row is numbered from 1 to {n}, and each column is also numbered from 1 to {n}.\n\
-             Empty cells are represented by '.', and pre-filled cells contain digits from 1 to {n}.\n\n\
-             Your objective is to fill the empty cells in the {n}x{n} grid with digits from 1 to {n} such that:\n\
-             1. Each row contains all digits from 1 to {n} without repetition.\n\
-             2. Each column contains all digits from 1 to {n} without repetition.\n\
-             3. Each of the nine {n}x{n} subgrids contains all digits from 1 to {n} without repetition.\n\n\
+        text!(
+            "You are playing ",
+            simple,
+            " Sudoku.\n\
+             Each row is numbered from 1 to ",
+            n,
+            ", and each column is also numbered from 1 to ",
+            n,
+            ".\n\
+             Empty cells are represented by '.', and pre-filled cells contain digits from 1 to ",
+            n,
+            ".\n\n\
+             Your objective is to fill the empty cells in the ",
+            n,
+            'x',
+            n,
+            " grid with digits from 1 to ",
+            n,
+            " such that:\n\
+             1. Each row contains all digits from 1 to ",
+            n,
+            " without repetition.\n\
+             2. Each column contains all digits from 1 to ",
+            n,
+            " without repetition.\n\
+             3. Each of the nine ",
+            n,
+            'x',
+            n,
+            " subgrids contains all digits from 1 to ",
+            n,
+            " without repetition.\n\n\
              Rules and Instructions:\n\
              1. **Do not overwrite** the initial numbers provided in the grid.\n\
              2. **Only fill** empty cells represented by '.'.\n\
-             3. You may respond in any manner you prefer, but ensure that your response includes the format of '\\boxed{{row column number}}', e.g. \\boxed{{1 1 5}}.\n\
+             3. You may respond in any manner you prefer, but ensure that your response includes the format of '\\boxed{row column number}', e.g. \\boxed{1 1 5}.\n\
              4. **Ensure** that your move does not violate Sudoku rules. Invalid moves, including overwriting pre-filled cells and placing two numbers in one row/col/sub-grid will result in penalties.\n\
              The history of your moves will be appended as you play more rounds. Use the history of your move to improve your decision making by avoiding the moves you have tried. Good luck!\n\n"
         )
@@ -180,16 +204,32 @@ impl Environment for Sudoku {
         let n = self.params.scale as u64;
         let in_range = |x: &Number| (1..=n).contains(&x.value);
         let (obs, reward) = if !(in_range(&row) && in_range(&col) && in_range(&digit)) {
-            let obs = format!(
-                "At turn {turn}, you tried to place {digit} at R{row} C{col}, which is out of bounds."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you tried to place ",
+                digit,
+                " at R",
+                row,
+                " C",
+                col,
+                ", which is out of bounds."
             );
             (obs, REWARD.invalid_action)
         } else {
             let cell = (row.value - 1) as usize * n as usize + (col.value - 1) as usize;
             let d = digit.value as u8;
             if self.board[cell] != 0 {
-                let obs = format!(
-                    "At turn {turn}, you tried to place {d} at R{row} C{col}, which is already filled. You cannot overwrite pre-filled cells."
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you tried to place ",
+                    d,
+                    " at R",
+                    row,
+                    " C",
+                    col,
+                    ", which is already filled. You cannot overwrite pre-filled cells."
                 );
                 (obs, REWARD.invalid_action)
             } else if self.solution[cell] == d {
@@ -199,12 +239,29 @@ impl Environment for Sudoku {
                     let obs = "Congratulations! You have completed the Sudoku puzzle!";
                     return Ok(self.step_result(obs.into(), reward).terminated());
                 }
-                let obs =
-                    format!("At turn {turn}, you placed {d} at R{row} C{col}, which is correct.");
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you placed ",
+                    d,
+                    " at R",
+                    row,
+                    " C",
+                    col,
+                    ", which is correct."
+                );
                 (obs, reward)
             } else {
-                let obs = format!(
-                    "At turn {turn}, you tried to place {d} at R{row} C{col}, which violates Sudoku rules."
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you tried to place ",
+                    d,
+                    " at R",
+                    row,
+                    " C",
+                    col,
+                    ", which violates Sudoku rules."
                 );
                 (obs, REWARD.invalid_action)
             }
@@ -233,7 +290,7 @@ impl Environment for Sudoku {
                 .unwrap_or(0)
         };
         let digit = rng.randint(1, n as i64);
-        format!("\\boxed{{{} {} {digit}}}", cell / n + 1, cell % n + 1)
+        text!("\\boxed{", cell / n + 1, ' ', cell % n + 1, ' ', digit, '}')
     }
 }
 
@@ -250,23 +307,25 @@ struct Number<'a> {
     value: u64,
 }
 
-impl fmt::Display for Number<'_> {
-    /// Prints the number as Python prints the `int`: ASCII digits without leading zeros.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Piece for Number<'_> {
+    /// Appends the number as Python prints the `int`: ASCII digits without leading zeros.
+    fn push_to(&self, out: &mut String) {
         let mut digits = self
             .digits
             .chars()
             .filter_map(decimal_value)
-            .skip_while(|&d| d == 0);
-        match digits.next() {
-            None => f.write_str("0"),
-            Some(first) => {
-                for d in std::iter::once(first).chain(digits) {
-                    fmt::Write::write_char(f, char::from(b'0' + d as u8))?;
-                }
-                Ok(())
-            }
+            .skip_while(|&d| d == 0)
+            .peekable();
+        if digits.peek().is_none() {
+            out.push('0');
         }
+        for d in digits {
+            out.push(char::from(b'0' + d as u8));
+        }
+    }
+
+    fn size_hint(&self) -> usize {
+        self.digits.len()
     }
 }
 
