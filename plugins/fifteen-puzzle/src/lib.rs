@@ -14,6 +14,7 @@ use geode_sdk::config::{at_least, between};
 use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
+use std::fmt::Write;
 
 /// Board side and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -73,15 +74,19 @@ impl FifteenPuzzle {
 
     fn instructions(&self) -> String {
         let greatest = self.greatest();
-        format!(
-            "You are playing the {greatest}-Puzzle game.\n\
-             You have to arrange the numbered tiles in ascending order from 1 to {greatest}, with the empty space located in the bottom-right corner.\n\
+        text!(
+            "You are playing the ",
+            greatest,
+            "-Puzzle game.\n\
+             You have to arrange the numbered tiles in ascending order from 1 to ",
+            greatest,
+            ", with the empty space located in the bottom-right corner.\n\
              To make a move, you can slide a tile into the empty space (represented by a double underscore, e.g. __) by using one of the following commands:\n\
              - 'up': Move the tile below the empty space up.\n\
              - 'down': Move the tile above the empty space down.\n\
              - 'left': Move the tile to the right of the empty space left.\n\
              - 'right': Move the tile to the left of the empty space right.\n\
-             To submit your move, type the direction (e.g., 'up', 'down', 'left', or 'right') in \\boxed{{...}}.\n\
+             To submit your move, type the direction (e.g., 'up', 'down', 'left', or 'right') in \\boxed{...}.\n\
              The current board layout is shown below\n\
              Use logic and planning to solve the puzzle.\n"
         )
@@ -89,25 +94,30 @@ impl FifteenPuzzle {
 
     /// The board, one row per line, the gap shown as `__`.
     fn render(&self) -> String {
-        self.board
-            .chunks(self.size.rows)
-            .map(|row| {
-                let squares: Vec<String> = row
-                    .iter()
-                    .map(|tile| match tile {
-                        Some(n) => format!("{n:2}"),
-                        None => "__".to_string(),
-                    })
-                    .collect();
-                squares.join(" ") + "\n"
-            })
-            .collect()
+        let mut out = String::with_capacity(3 * self.board.len() + self.size.rows);
+        for row in self.board.chunks(self.size.rows) {
+            for (i, tile) in row.iter().enumerate() {
+                if i > 0 {
+                    out.push(' ');
+                }
+                match tile {
+                    // Width 2, right-aligned: a formatting option, so `core::fmt` stays here.
+                    Some(n) => {
+                        let _ = write!(out, "{n:2}");
+                    }
+                    None => out.push_str("__"),
+                }
+            }
+            out.push('\n');
+        }
+        out
     }
 
     fn suffix(&self) -> String {
-        format!(
-            "Here is the current board layout: \n{}\nEnter your move.",
-            self.render()
+        text!(
+            "Here is the current board layout: \n",
+            self.render(),
+            "\nEnter your move."
         )
     }
 
@@ -204,14 +214,18 @@ impl Environment for FifteenPuzzle {
         let turn = self.turn;
         let max_turns = self.size.max_turns;
         let Some(name) = last_move(action) else {
-            let obs = format!("At turn {turn}, you did not provide a valid guess");
+            let obs = text!("At turn ", turn, ", you did not provide a valid guess");
             let step = format_error_step(obs, turn, max_turns);
             return Ok(step.info("suffix", self.suffix()));
         };
         let (obs, reward) = match self.source(name) {
             None => (
-                format!(
-                    "At turn {turn}, you chose a move {name} that is outside the bounds of the board."
+                text!(
+                    "At turn ",
+                    turn,
+                    ", you chose a move ",
+                    name,
+                    " that is outside the bounds of the board."
                 ),
                 REWARD.invalid_action,
             ),
@@ -226,7 +240,7 @@ impl Environment for FifteenPuzzle {
                     return Ok(step.info("suffix", self.suffix()));
                 }
                 (
-                    format!("At turn {turn}, you made a valid move: {name}.\n"),
+                    text!("At turn ", turn, ", you made a valid move: ", name, ".\n"),
                     REWARD.internal_step,
                 )
             }
@@ -246,7 +260,7 @@ impl Environment for FifteenPuzzle {
             .filter(|name| self.source(name).is_some())
             .collect();
         let name = rng.choice(&legal).copied().unwrap_or(MOVES[0]);
-        format!("\\boxed{{{name}}}")
+        text!("\\boxed{", name, '}')
     }
 }
 

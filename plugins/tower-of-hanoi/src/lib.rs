@@ -12,6 +12,7 @@ use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::is_space;
+use geode_sdk::text::Piece;
 
 /// Disk count and turn limit of one episode.
 #[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
@@ -78,32 +79,39 @@ fn last_move(action: &str) -> Option<(usize, usize)> {
 
 impl TowerOfHanoi {
     fn instructions(&self) -> String {
-        format!(
-            "You are playing Tower of Hanoi with {} disks.\n\
+        text!(
+            "You are playing Tower of Hanoi with ",
+            self.size.disks,
+            " disks.\n\
              You have to move the disks from tower A to tower C.\n\
-             To move a disk, type the source tower and the target tower (e.g., '\\boxed{{A C}}').\n\
+             To move a disk, type the source tower and the target tower (e.g., '\\boxed{A C}').\n\
              Note that you can only move the top disk of a tower, and that a bigger disk cannot be placed on a smaller disk.\n\
-             As you play, the history of your moves will be displayed.\n",
-            self.size.disks
+             As you play, the history of your moves will be displayed.\n"
         )
     }
 
     /// The towers as Python prints them, one per line.
     fn render(&self) -> String {
-        NAMES
-            .iter()
-            .zip(&self.towers)
-            .map(|(name, disks)| {
-                let disks: Vec<String> = disks.iter().map(ToString::to_string).collect();
-                format!("{name}: [{}]\n", disks.join(", "))
-            })
-            .collect()
+        let mut out = String::with_capacity(24 + 4 * self.size.disks as usize);
+        for (&name, disks) in NAMES.iter().zip(&self.towers) {
+            out.push(name);
+            out.push_str(": [");
+            for (i, disk) in disks.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                disk.push_to(&mut out);
+            }
+            out.push_str("]\n");
+        }
+        out
     }
 
     fn suffix(&self) -> String {
-        format!(
-            "Here is the current state of the tower of hanoi:\n{}\nEnter your move.",
-            self.render()
+        text!(
+            "Here is the current state of the tower of hanoi:\n",
+            self.render(),
+            "\nEnter your move."
         )
     }
 
@@ -111,13 +119,23 @@ impl TowerOfHanoi {
     fn check(&self, from: usize, to: usize) -> Result<u32, String> {
         let (src, dst) = (NAMES[from], NAMES[to]);
         let Some(&disk) = self.towers[from].last() else {
-            return Err(format!(
-                "you tried to move from tower {src}, which is empty."
+            return Err(text!(
+                "you tried to move from tower ",
+                src,
+                ", which is empty."
             ));
         };
         match self.towers[to].last() {
-            Some(&top) if disk > top => Err(format!(
-                "you tried to move from tower {src} to tower {dst}, but the top disk on tower {src} is larger than the top disk on tower {dst}."
+            Some(&top) if disk > top => Err(text!(
+                "you tried to move from tower ",
+                src,
+                " to tower ",
+                dst,
+                ", but the top disk on tower ",
+                src,
+                " is larger than the top disk on tower ",
+                dst,
+                '.'
             )),
             _ => Ok(disk),
         }
@@ -194,7 +212,7 @@ impl Environment for TowerOfHanoi {
             return Ok(step.info("suffix", self.suffix()));
         };
         let (obs, reward) = match self.check(from, to) {
-            Err(why) => (format!("At turn {turn}, {why}"), REWARD.invalid_action),
+            Err(why) => (text!("At turn ", turn, ", ", why), REWARD.invalid_action),
             Ok(disk) => {
                 self.towers[from].pop();
                 self.towers[to].push(disk);
@@ -207,8 +225,16 @@ impl Environment for TowerOfHanoi {
                     return Ok(step.info("suffix", self.suffix()));
                 }
                 let (src, dst) = (NAMES[from], NAMES[to]);
-                let obs = format!(
-                    "At turn {turn}, you moved disk {disk} from tower {src} to tower {dst}."
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you moved disk ",
+                    disk,
+                    " from tower ",
+                    src,
+                    " to tower ",
+                    dst,
+                    '.'
                 );
                 (obs, REWARD.internal_step)
             }
@@ -229,7 +255,7 @@ impl Environment for TowerOfHanoi {
             .filter(|&(from, to)| from != to && self.check(from, to).is_ok())
             .collect();
         let (from, to) = rng.choice(&legal).copied().unwrap_or((0, 2));
-        format!("\\boxed{{{} {}}}", NAMES[from], NAMES[to])
+        text!("\\boxed{", NAMES[from], ' ', NAMES[to], '}')
     }
 }
 
