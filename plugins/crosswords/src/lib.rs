@@ -10,6 +10,7 @@
 use geode_sdk::game::{format_error_step, move_step};
 use geode_sdk::prelude::*;
 use geode_sdk::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_sdk::text::Piece;
 use geode_sdk::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
 use std::sync::OnceLock;
 
@@ -97,15 +98,16 @@ fn parse_move(action: &str) -> Option<Move> {
 impl Crosswords {
     /// The opening observation: GEM's instructions, word for word.
     fn instructions(&self) -> String {
-        format!(
+        text!(
             "You are playing Crosswords.\n\
              Here is the current state of the Crosswords grid. Each row and column are numbered.\n\
              The cells that need to be populated with letters are represented by '_', and those that do not need words are represented by '.'.\n\n\
              You can only provide one response per turn. Hence, plan your approach and risk appetite.\n\
-             Only guesses in the format of \\boxed{{row column letter}} will be fetched from your response, e.g. \\boxed{{0 0 d}}, \\boxed{{1 2 G}}.\n\
-             you have to finish the game in a maximum of {} turns.\n\
-             As you play, the history of your choices will be appended below. Use the information to complete the game.",
-            self.rules.max_turns
+             Only guesses in the format of \\boxed{row column letter} will be fetched from your response, e.g. \\boxed{0 0 d}, \\boxed{1 2 G}.\n\
+             you have to finish the game in a maximum of ",
+            self.rules.max_turns,
+            " turns.\n\
+             As you play, the history of your choices will be appended below. Use the information to complete the game."
         )
     }
 
@@ -114,29 +116,37 @@ impl Crosswords {
         render_numbered(&self.board, |_, _| false)
     }
 
-    /// One numbered line per placed word: clue, direction and length.
-    fn clue_list(&self) -> String {
-        let mut lines = Vec::new();
+    /// Appends one numbered line per placed word to `out`: clue, direction and length.
+    fn clue_list(&self, out: &mut String) {
+        let mut first = true;
         for (i, (word, clue)) in self.clues.iter().enumerate() {
             if let Some(p) = self.placed.iter().find(|p| &p.word == word) {
-                let letters = word.chars().count();
-                let direction = p.direction.name();
-                lines.push(format!(
-                    "{}. {clue} ({direction}): {letters} letters",
-                    i + 1
-                ));
+                if !first {
+                    out.push('\n');
+                }
+                first = false;
+                (i + 1).push_to(out);
+                out.push_str(". ");
+                out.push_str(clue);
+                out.push_str(" (");
+                out.push_str(p.direction.name());
+                out.push_str("): ");
+                word.chars().count().push_to(out);
+                out.push_str(" letters");
             }
         }
-        lines.join("\n")
     }
 
     /// The info `suffix` GEM attaches to every observation: the current board.
     fn suffix(&self) -> String {
-        format!(
-            "Current Board:\n{}\nHere are the clues for the words you need to find:\n{}\nEnter your guess.",
+        let mut out = text!(
+            "Current Board:\n",
             self.render(),
-            self.clue_list()
-        )
+            "\nHere are the clues for the words you need to find:\n"
+        );
+        self.clue_list(&mut out);
+        out.push_str("\nEnter your guess.");
+        out
     }
 
     /// `step` carrying the `suffix` info.
@@ -148,29 +158,48 @@ impl Crosswords {
     fn judge(&mut self, mv: &Move) -> (String, f64) {
         let turn = self.turn;
         let Move { row, col, letter } = mv;
-        let at = format!("At turn {turn}, you tried to place {letter} at ({row}, {col})");
+        let at = text!(
+            "At turn ",
+            turn,
+            ", you tried to place ",
+            *letter,
+            " at (",
+            row.text,
+            ", ",
+            col.text,
+            ')'
+        );
         let size = self.board.len() as u64;
         if row.value >= size || col.value >= size {
             return (
-                format!("{at}, which is out of bounds."),
+                text!(at, ", which is out of bounds."),
                 REWARD.invalid_action,
             );
         }
         let (r, c) = (row.value as usize, col.value as usize);
         match self.board[r][c] {
             EMPTY => (
-                format!("{at}, which is a black dot and cannot be filled."),
+                text!(at, ", which is a black dot and cannot be filled."),
                 REWARD.invalid_action,
             ),
             '_' if self.solution[r][c].to_ascii_uppercase() == *letter => {
                 self.board[r][c] = *letter;
-                let obs =
-                    format!("At turn {turn}, you placed {letter} at ({row}, {col}) correctly.");
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you placed ",
+                    *letter,
+                    " at (",
+                    row.text,
+                    ", ",
+                    col.text,
+                    ") correctly."
+                );
                 (obs, 1.0 / self.letter_cells as f64)
             }
-            '_' => (format!("{at}, but it is incorrect."), REWARD.internal_step),
+            '_' => (text!(at, ", but it is incorrect."), REWARD.internal_step),
             _ => (
-                format!("{at}, but the cell is already filled."),
+                text!(at, ", but the cell is already filled."),
                 REWARD.invalid_action,
             ),
         }
@@ -271,8 +300,10 @@ impl Environment for Crosswords {
         self.turn += 1;
         let turn = self.turn;
         let Some(mv) = parse_move(action) else {
-            let obs = format!(
-                "At turn {turn}, you did not provide a valid guess in \\boxed{{row column letter}} format."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you did not provide a valid guess in \\boxed{row column letter} format."
             );
             return Ok(self.with_suffix(format_error_step(obs, turn, self.rules.max_turns)));
         };
@@ -292,7 +323,7 @@ impl Environment for Crosswords {
             return "\\boxed{0 0 A}".into();
         };
         let letter = char::from(b'A' + rng.below(26) as u8);
-        format!("\\boxed{{{row} {col} {letter}}}")
+        text!("\\boxed{", row, ' ', col, ' ', letter, '}')
     }
 }
 

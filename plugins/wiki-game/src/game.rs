@@ -3,6 +3,7 @@
 use crate::graph::Graph;
 use crate::text::{SummaryLength, boxed_title};
 use geode_sdk::game::echo;
+use geode_sdk::text;
 use geode_sdk::{Error, Rng, Step};
 use serde::{Deserialize, Serialize};
 
@@ -186,9 +187,10 @@ impl Game {
     /// The first observation of the episode.
     pub fn instructions(&self, graph: &Graph) -> String {
         let turns = self.settings.max_turns;
-        format!(
-            "You are playing the Wikipedia Game, and must reach the target Wikipedia page within \
-             {turns} turns.\n\
+        text!(
+            "You are playing the Wikipedia Game, and must reach the target Wikipedia page within ",
+            turns,
+            " turns.\n\
              This game tests your general knowledge and navigation skills.\n\
              A page refers to a webpage.\n\
              A Wikipedia page is a webpage on Wikipedia containing articles on a specific topic, \
@@ -196,45 +198,56 @@ impl Game {
              A neighboring page is any page accessible via a hyperlink from the current page.\n\
              You will start at a random Wikipedia page, and must navigate to a target Wikipedia \
              page by visiting neighboring pages.\n\
-             To visit a neighboring page, enter its EXACT title, wrapped in \\boxed{{}} tags (for \
-             example, \\boxed{{Python_(programming_language)}}).\n\
-             {rules}\
-             You started at '{start}' and your target page is '{target}'.\n\
-             Here is a summary of the target page:\n{summary}...\n\
-             You can visit up to {turns} neighboring pages (excluding the starting page) to reach \
+             To visit a neighboring page, enter its EXACT title, wrapped in \\boxed{} tags (for \
+             example, \\boxed{Python_(programming_language)}).\n",
+            self.settings.variant.rules_text(),
+            "You started at '",
+            graph.title(self.current),
+            "' and your target page is '",
+            graph.title(self.target),
+            "'.\n\
+             Here is a summary of the target page:\n",
+            self.summary(graph, self.target),
+            "...\n\
+             You can visit up to ",
+            turns,
+            " neighboring pages (excluding the starting page) to reach \
              the target page.\n\
              Use the information to navigate to the target page before you run out of turns. \
              Before you make a guess, mention the pages you think will help you reach the target \
              page quickly. Then, justify which is the best and enter that page's title in \
-             \\boxed{{}} tags to navigate there.\n\
-             Enter your first guess to start the game.\n",
-            rules = self.settings.variant.rules_text(),
-            start = graph.title(self.current),
-            target = graph.title(self.target),
-            summary = self.summary(graph, self.target),
+             \\boxed{} tags to navigate there.\n\
+             Enter your first guess to start the game.\n"
         )
     }
 
     /// The `suffix` info: where the player is and which pages it may choose.
     pub fn suffix(&self, graph: &Graph) -> String {
-        let mut neighbors = String::new();
-        for page in self.choices(graph, self.current) {
-            neighbors.push_str("\n- \\boxed{");
-            neighbors.push_str(graph.title(page));
-            neighbors.push('}');
+        let mut out = text!(
+            "You are currently on the '",
+            graph.title(self.current),
+            "' page. Your target page is '",
+            graph.title(self.target),
+            "'.\n\
+             Here is a summary of the page:\n",
+            self.summary(graph, self.current),
+            "...\n\
+             This page has the following neighboring pages: "
+        );
+        let choices = self.choices(graph, self.current);
+        for &page in &choices {
+            out.push_str("\n- \\boxed{");
+            out.push_str(graph.title(page));
+            out.push('}');
         }
-        if neighbors.is_empty() {
-            neighbors.push_str("\n- ");
+        if choices.is_empty() {
+            out.push_str("\n- ");
         }
-        format!(
-            "You are currently on the '{current}' page. Your target page is '{target}'.\n\
-             Here is a summary of the page:\n{summary}...\n\
-             This page has the following neighboring pages: {neighbors}\n\
+        out.push_str(
+            "\n\
              Enter the title of the neighboring page you want to navigate to.",
-            current = graph.title(self.current),
-            target = graph.title(self.target),
-            summary = self.summary(graph, self.current),
-        )
+        );
+        out
     }
 
     /// Plays one action.
@@ -243,7 +256,11 @@ impl Game {
         let turn = self.turn;
         let at_limit = turn == self.settings.max_turns;
         let Some(title) = boxed_title(action) else {
-            let obs = format!("At turn {turn}, you did not provide a valid page title.");
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you did not provide a valid page title."
+            );
             return self.with_suffix(
                 graph,
                 Step::new(obs, reward::FORMAT_ERROR).truncated_if(at_limit),
@@ -267,9 +284,12 @@ impl Game {
             ),
             Some(page) if page == self.target => {
                 self.move_to(graph, page);
-                let obs = format!(
-                    "Congratulations! You have reached the target page '{}' in {turn} turns.",
-                    graph.title(self.target)
+                let obs = text!(
+                    "Congratulations! You have reached the target page '",
+                    graph.title(self.target),
+                    "' in ",
+                    turn,
+                    " turns."
                 );
                 return self.with_suffix(graph, Step::new(obs, reward::SUCCESS).terminated());
             }
@@ -279,20 +299,25 @@ impl Game {
             }
             Some(page) => {
                 self.move_to(graph, page);
-                let obs = format!(
-                    "At turn {turn}, you navigated to the '{}' page. Here is a summary of the \
-                     page:\n{}...\n",
+                let obs = text!(
+                    "At turn ",
+                    turn,
+                    ", you navigated to the '",
                     graph.title(page),
-                    self.summary(graph, page)
+                    "' page. Here is a summary of the page:\n",
+                    self.summary(graph, page),
+                    "...\n"
                 );
                 (obs, reward::INTERNAL_STEP)
             }
         };
         let step = if turn >= self.settings.max_turns {
-            let obs = format!(
-                "At turn {turn}, you have reached the maximum number of turns without reaching \
-                 the target page '{}'.",
-                graph.title(self.target)
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you have reached the maximum number of turns without reaching the target page '",
+                graph.title(self.target),
+                "'."
             );
             Step::new(obs, reward::FAIL).terminated().truncated_if(true)
         } else {
@@ -321,17 +346,20 @@ impl Game {
             .map(|&page| graph.title(page))
             .find(|candidate| candidate.to_lowercase().contains(&wanted))
         {
-            Some(candidate) => format!("Did you mean '{candidate}'?"),
+            Some(candidate) => text!("Did you mean '", candidate, "'?"),
             None => "and neither could it be construed as a valid neighboring page title of it. "
                 .to_owned(),
         };
-        format!(
-            "At turn {}, you guessed '{}', which is neither a neighboring page of '{}', \
-             {hint}You must match **exactly** one of the neighboring page titles to navigate \
-             there.",
+        text!(
+            "At turn ",
             self.turn,
-            echo(title),
-            graph.title(self.current)
+            ", you guessed '",
+            *echo(title),
+            "', which is neither a neighboring page of '",
+            graph.title(self.current),
+            "', ",
+            hint,
+            "You must match **exactly** one of the neighboring page titles to navigate there."
         )
     }
 
@@ -348,8 +376,11 @@ impl Game {
             None
         };
         if let Some(why) = refusal {
-            let obs = format!(
-                "At turn {turn}, you attempted to backtrack to the previous page, but {why}"
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you attempted to backtrack to the previous page, but ",
+                why
             );
             return Step::new(obs, reward::INVALID_ACTION);
         }
@@ -359,11 +390,14 @@ impl Game {
             .last()
             .expect("the start page stays in the history");
         self.backtracked = true;
-        let obs = format!(
-            "At turn {turn}, you backtracked to the previous page '{}'. Here is a summary of the \
-             page:\n{}...\n",
+        let obs = text!(
+            "At turn ",
+            turn,
+            ", you backtracked to the previous page '",
             graph.title(self.current),
-            self.summary(graph, self.current)
+            "'. Here is a summary of the page:\n",
+            self.summary(graph, self.current),
+            "...\n"
         );
         Step::new(obs, reward::INTERNAL_STEP)
     }
@@ -374,23 +408,30 @@ impl Game {
         let turn = self.turn;
         if !self.settings.variant.may_go_back() {
             self.current = page;
-            let obs = format!(
-                "At turn {turn}, you navigated to the '{}' page, which is a dead-end pagewith no \
-                 neighboring pages.",
-                graph.title(page)
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you navigated to the '",
+                graph.title(page),
+                "' page, which is a dead-end pagewith no neighboring pages."
             );
             return Step::new(obs, reward::FAIL).terminated();
         }
         self.backtracked = true;
         self.turn += 1;
-        let obs = format!(
-            "At turn {turn}, you reached a dead-end page '{}' with no neighboring pages. You have \
-             been automatically backtracked to the previous page '{}' at the cost of an \
-             additional turn. So now, you are at turn {}. Here is a summary of the page:\n{}...\n",
+        let obs = text!(
+            "At turn ",
+            turn,
+            ", you reached a dead-end page '",
             graph.title(page),
+            "' with no neighboring pages. You have been automatically backtracked to the previous \
+             page '",
             graph.title(self.current),
+            "' at the cost of an additional turn. So now, you are at turn ",
             self.turn,
-            self.summary(graph, self.current)
+            ". Here is a summary of the page:\n",
+            self.summary(graph, self.current),
+            "...\n"
         );
         Step::new(obs, 2.0 * reward::INTERNAL_STEP)
             .truncated_if(self.turn >= self.settings.max_turns)
@@ -406,7 +447,7 @@ impl Game {
             links.to_vec()
         };
         let title = rng.choice(&pool).map_or(BACK, |&page| graph.title(page));
-        format!("\\boxed{{{title}}}")
+        text!("\\boxed{", title, '}')
     }
 }
 

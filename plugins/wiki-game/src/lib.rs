@@ -139,7 +139,7 @@ impl Environment for WikiGame {
     fn sample_random_action(&mut self, rng: &mut Rng) -> String {
         match (graph_in(&mut self.graph, &self.dataset), &self.game) {
             (Ok(graph), Some(game)) => game.random_action(graph, rng),
-            _ => format!("\\boxed{{{}}}", game::BACK),
+            _ => text!("\\boxed{", game::BACK, '}'),
         }
     }
 }

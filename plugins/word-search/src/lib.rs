@@ -79,18 +79,22 @@ impl WordSearch {
             "Basic"
         };
         let max_turns = self.rules.max_turns;
-        format!(
-            "You are participating in a Word Search challenge ({kind}).\n\
+        text!(
+            "You are participating in a Word Search challenge (",
+            kind,
+            ").\n\
              The objective is to find and highlight hidden words on the grid below.\n\
              The rows and columns are numbered for your reference.\n\n\
              Words you have already found are marked in square brackets [ ].\n\
              Each row and column is numbered for clarity.\n\n\
              To locate a word, specify the row and column of its start and end letters.\n\
              Note that words are either across (horizontal) or down (vertical).\n\
-             Use the format \\boxed{{start_row start_col end_row end_col}} for submission.\n\
-             For instance: \\boxed{{1 1 1 5}} to find a word from row 1, col 1 to row 1, col 5.\n\n\
+             Use the format \\boxed{start_row start_col end_row end_col} for submission.\n\
+             For instance: \\boxed{1 1 1 5} to find a word from row 1, col 1 to row 1, col 5.\n\n\
              Guidelines:\n\
-             - you have a maximum of {max_turns} turns to find all the words.\n\
+             - you have a maximum of ",
+            max_turns,
+            " turns to find all the words.\n\
              - Each guess must be unique; you cannot repeat the same guess.\n\
              - The history of your attempts will be recorded below.\n\
              - Make your guesses carefully and strategically!"
@@ -104,11 +108,14 @@ impl WordSearch {
 
     /// The info `suffix` GEM attaches to every observation: the current board.
     fn suffix(&self) -> String {
-        format!(
-            "Current Board:\n{}\nWords Found: {}/{}\nEnter your guess.",
+        text!(
+            "Current Board:\n",
             self.render(),
+            "\nWords Found: ",
             self.found.len(),
-            self.placed.len()
+            '/',
+            self.placed.len(),
+            "\nEnter your guess."
         )
     }
 
@@ -147,31 +154,57 @@ impl WordSearch {
     fn judge(&mut self, span: Span, text: &[String; 4]) -> (String, f64) {
         let turn = self.turn;
         let [sr, sc, er, ec] = text;
-        let coords = format!("({sr}, {sc}) to ({er}, {ec})");
+        let coords = text!('(', sr, ", ", sc, ") to (", er, ", ", ec, ')');
         let size = self.grid.len() as u64;
         if span.iter().any(|&n| n >= size) {
-            let obs = format!("At turn {turn}, your tried coordinates {coords} are out of bounds.");
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", your tried coordinates ",
+                coords,
+                " are out of bounds."
+            );
             return (obs, REWARD.invalid_action);
         }
         if self.attempts.contains(&span) {
-            let obs = format!("At turn {turn}, you have already tried the coordinates {coords}.");
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you have already tried the coordinates ",
+                coords,
+                '.'
+            );
             return (obs, REWARD.invalid_action);
         }
         if span[0] != span[2] && span[1] != span[3] {
-            let obs = format!(
-                "At turn {turn}, you tried {coords}, which is not valid because words must be either across (horizontal) or down (vertical)."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you tried ",
+                coords,
+                ", which is not valid because words must be either across (horizontal) or down (vertical)."
             );
             return (obs, REWARD.invalid_action);
         }
         let Some(word) = self.word_at(span) else {
-            let obs = format!(
-                "At turn {turn}, incorrect attempt. No word found at coordinates {coords}."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", incorrect attempt. No word found at coordinates ",
+                coords,
+                '.'
             );
             return (obs, REWARD.internal_step);
         };
         self.highlight(span);
-        let obs = format!(
-            "At turn {turn}, correct! You found the word '{word}' at coordinates {coords}."
+        let obs = text!(
+            "At turn ",
+            turn,
+            ", correct! You found the word '",
+            word,
+            "' at coordinates ",
+            coords,
+            '.'
         );
         if !self.found.contains(&word) {
             self.found.push(word);
@@ -255,8 +288,10 @@ impl Environment for WordSearch {
         self.turn += 1;
         let turn = self.turn;
         let Some(numbers) = parse_span(action) else {
-            let obs = format!(
-                "At turn {turn}, you did not provide a valid guess in \\boxed{{start_row start_col end_row end_col}} format."
+            let obs = text!(
+                "At turn ",
+                turn,
+                ", you did not provide a valid guess in \\boxed{start_row start_col end_row end_col} format."
             );
             return Ok(self.with_suffix(format_error_step(obs, turn, self.rules.max_turns)));
         };
@@ -279,7 +314,7 @@ impl Environment for WordSearch {
             return "\\boxed{0 0 0 2}".into();
         }
         let [a, b, c, d] = [(); 4].map(|_| rng.randint(0, size - 1));
-        format!("\\boxed{{{a} {b} {c} {d}}}")
+        text!("\\boxed{", a, ' ', b, ' ', c, ' ', d, '}')
     }
 }
 
