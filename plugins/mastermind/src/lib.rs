@@ -11,7 +11,7 @@ use geode_sdk::config::{at_least, between};
 use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range};
+use geode_sdk::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range, strip_leading_zeros};
 use geode_sdk::text::Piece;
 use std::collections::BTreeSet;
 
@@ -127,14 +127,6 @@ fn list_repr<P: Piece>(head: impl IntoIterator<Item = P>, len: usize) -> String 
     }
     repr.push(']');
     repr
-}
-
-/// A digit group as Python prints the number it reads: without leading zeros ("0" for zero).
-fn py_digits(digits: &str) -> &str {
-    match digits.trim_start_matches('0') {
-        "" => "0",
-        trimmed => trimmed,
-    }
 }
 
 /// A guess as GEM's pattern reads it, without holding every number of a huge one.
@@ -306,7 +298,7 @@ impl Mastermind {
             num_numbers,
             ..
         } = self.rules;
-        let shown = list_repr(digits.iter().map(|d| py_digits(d)), len);
+        let shown = list_repr(digits.iter().map(|d| strip_leading_zeros(d)), len);
         if len != code_length {
             let obs = text!(
                 "At turn ",

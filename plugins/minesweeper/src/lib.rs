@@ -17,7 +17,7 @@ use geode_sdk::config::{at_least, between};
 use geode_sdk::game::{format_error_step, turn_limit_step};
 use geode_sdk::parse::last_boxed_match;
 use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyInt, is_space};
+use geode_sdk::pycompat::{PyInt, is_space, strip_leading_zeros};
 use geode_sdk::text::Piece;
 use std::collections::VecDeque;
 use std::fmt::Write;
@@ -140,14 +140,6 @@ fn digits(text: &str) -> Option<(&str, &str)> {
     (len > 0).then(|| text.split_at(len))
 }
 
-/// A run of digits as Python prints the number it reads: without leading zeros ("0" for zero).
-fn py_digits(digits: &str) -> &str {
-    match digits.trim_start_matches('0') {
-        "" => "0",
-        trimmed => trimmed,
-    }
-}
-
 /// The command in the last `\boxed{word R C}` of `action`, if its numbers are readable.
 fn last_command(action: &str) -> Option<Command<'_>> {
     let (word, row, col) = last_boxed_match(action, command_parts)?;
@@ -155,7 +147,7 @@ fn last_command(action: &str) -> Option<Command<'_>> {
         word: word.to_ascii_lowercase(),
         row: PyInt::parse(row)?,
         col: PyInt::parse(col)?,
-        shown: (py_digits(row), py_digits(col)),
+        shown: (strip_leading_zeros(row), strip_leading_zeros(col)),
     })
 }
 

@@ -82,7 +82,7 @@ pub fn decimal_value(c: char) -> Option<u32> {
 }
 
 /// `digits` (ASCII) without leading zeros, as Python prints the number: `"0"` for zero.
-fn strip_leading_zeros(digits: &str) -> &str {
+pub fn strip_leading_zeros(digits: &str) -> &str {
     let trimmed = digits.trim_start_matches('0');
     if trimmed.is_empty() {
         &digits[digits.len().saturating_sub(1)..]
@@ -119,6 +119,24 @@ impl<'a> PyInt<'a> {
     /// The value, saturated at `u64::MAX` (larger numbers are out of every range anyway).
     pub fn value(&self) -> u64 {
         saturating_value(self.digits)
+    }
+}
+
+impl crate::text::Piece for PyInt<'_> {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(self.digits);
+    }
+    fn size_hint(&self) -> usize {
+        self.digits.len()
+    }
+}
+
+impl crate::text::Piece for PyUint {
+    fn push_to(&self, out: &mut String) {
+        out.push_str(&self.text);
+    }
+    fn size_hint(&self) -> usize {
+        self.text.len()
     }
 }
 

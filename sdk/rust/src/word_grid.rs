@@ -259,26 +259,54 @@ impl PuzzleRules {
 
 /// GEM's column header for `n` columns: `C00 C01 ...`, separated by spaces.
 pub fn column_header(n: usize) -> String {
-    let labels: Vec<String> = (0..n).map(|i| format!("C{i:02}")).collect();
-    labels.join(" ")
+    let mut out = String::with_capacity(n * 4);
+    push_column_header(&mut out, n);
+    out
+}
+
+fn push_column_header(out: &mut String, n: usize) {
+    for i in 0..n {
+        if i > 0 {
+            out.push(' ');
+        }
+        push_label(out, 'C', i);
+    }
+}
+
+/// Appends `prefix` and `i` padded with zeros to two digits (`C07`, `R12`, `C123`), the way
+/// Python's `f"C{i:02}"` prints it, without `core::fmt` (boards are drawn on every step).
+fn push_label(out: &mut String, prefix: char, i: usize) {
+    out.push(prefix);
+    if i < 10 {
+        out.push('0');
+    }
+    out.push_str(itoa::Buffer::new().format(i));
 }
 
 /// A square grid with numbered rows and columns, as GEM's WordSearch and Crosswords print it;
 /// the cells where `marked(row, col)` holds are shown in brackets.
 pub fn render_numbered(grid: &[Vec<char>], marked: impl Fn(usize, usize) -> bool) -> String {
-    let mut lines = vec![format!("   {}", column_header(grid.len()))];
+    let n = grid.len();
+    let mut out = String::with_capacity((n + 1) * (4 * n + 5));
+    out.push_str("   ");
+    push_column_header(&mut out, n);
     for (r, row) in grid.iter().enumerate() {
-        let mut line = format!("R{r:02} ");
-        for (c, letter) in row.iter().enumerate() {
+        out.push('\n');
+        push_label(&mut out, 'R', r);
+        out.push(' ');
+        for (c, &letter) in row.iter().enumerate() {
             if marked(r, c) {
-                line.push_str(&format!("[{letter}] "));
+                out.push('[');
+                out.push(letter);
+                out.push_str("] ");
             } else {
-                line.push_str(&format!(" {letter}  "));
+                out.push(' ');
+                out.push(letter);
+                out.push_str("  ");
             }
         }
-        lines.push(line);
     }
-    lines.join("\n")
+    out
 }
 
 #[cfg(test)]
@@ -310,6 +338,11 @@ mod tests {
     #[test]
     fn renders_numbered_rows_and_columns() {
         assert_eq!(column_header(3), "C00 C01 C02");
+        let wide = column_header(101);
+        assert!(wide.starts_with("C00 C01 C02"));
+        assert!(wide.contains("C09 C10 C11"));
+        assert!(wide.ends_with("C99 C100"), "{wide}");
+        assert_eq!(render_numbered(&[], |_, _| false), "   ");
         let grid = vec![vec!['A', 'B'], vec!['.', 'C']];
         assert_eq!(
             render_numbered(&grid, |r, c| (r, c) == (1, 1)),
