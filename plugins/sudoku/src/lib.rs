@@ -204,32 +204,26 @@ impl Environment for Sudoku {
         let n = self.params.scale as u64;
         let in_range = |x: &Number| (1..=n).contains(&x.value);
         let (obs, reward) = if !(in_range(&row) && in_range(&col) && in_range(&digit)) {
-            let obs = text!(
-                "At turn ",
+            let obs = move_text(
                 turn,
-                ", you tried to place ",
-                digit,
-                " at R",
-                row,
-                " C",
-                col,
-                ", which is out of bounds."
+                "tried to place",
+                &digit,
+                &row,
+                &col,
+                ", which is out of bounds.",
             );
             (obs, REWARD.invalid_action)
         } else {
             let cell = (row.value - 1) as usize * n as usize + (col.value - 1) as usize;
             let d = digit.value as u8;
             if self.board[cell] != 0 {
-                let obs = text!(
-                    "At turn ",
+                let obs = move_text(
                     turn,
-                    ", you tried to place ",
-                    d,
-                    " at R",
-                    row,
-                    " C",
-                    col,
-                    ", which is already filled. You cannot overwrite pre-filled cells."
+                    "tried to place",
+                    &d,
+                    &row,
+                    &col,
+                    ", which is already filled. You cannot overwrite pre-filled cells.",
                 );
                 (obs, REWARD.invalid_action)
             } else if self.solution[cell] == d {
@@ -239,29 +233,16 @@ impl Environment for Sudoku {
                     let obs = "Congratulations! You have completed the Sudoku puzzle!";
                     return Ok(self.step_result(obs.into(), reward).terminated());
                 }
-                let obs = text!(
-                    "At turn ",
-                    turn,
-                    ", you placed ",
-                    d,
-                    " at R",
-                    row,
-                    " C",
-                    col,
-                    ", which is correct."
-                );
+                let obs = move_text(turn, "placed", &d, &row, &col, ", which is correct.");
                 (obs, reward)
             } else {
-                let obs = text!(
-                    "At turn ",
+                let obs = move_text(
                     turn,
-                    ", you tried to place ",
-                    d,
-                    " at R",
-                    row,
-                    " C",
-                    col,
-                    ", which violates Sudoku rules."
+                    "tried to place",
+                    &d,
+                    &row,
+                    &col,
+                    ", which violates Sudoku rules.",
                 );
                 (obs, REWARD.invalid_action)
             }
@@ -299,6 +280,20 @@ export_env!(Sudoku);
 /// CPython's `int()` refuses strings of more than this many digits (`sys.get_int_max_str_digits`),
 /// and GEM turns that error into a format error.
 const MAX_INT_DIGITS: usize = 4300;
+
+/// GEM's report of a move: `At turn T, you <verb> D at RR CC<outcome>`.
+fn move_text(
+    turn: i64,
+    verb: &str,
+    digit: &impl Piece,
+    row: &Number,
+    col: &Number,
+    outcome: &str,
+) -> String {
+    text!(
+        "At turn ", turn, ", you ", verb, " ", digit, " at R", row, " C", col, outcome
+    )
+}
 
 /// One `\d+` group of an answer: its digits (any Unicode decimal digits, as in Python's `re`).
 struct Number<'a> {
