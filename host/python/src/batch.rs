@@ -52,12 +52,14 @@ pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
 
 /// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
 /// mostly return the same info, and a dict copy is cheaper than parsing).
-struct InfoCache<'py> {
+#[derive(Default)]
+pub struct InfoCache<'py> {
     last: Option<(String, Bound<'py, PyDict>)>,
 }
 
 impl<'py> InfoCache<'py> {
-    fn get(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    /// A fresh dict for `info`.
+    pub fn get(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
         if let Some((json, dict)) = &self.last
             && json == info.as_json()
         {
@@ -85,7 +87,7 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
     let finals_obs = PyList::empty(py);
     let finals_info = PyList::empty(py);
     let errs = PyList::empty(py);
-    let mut cache = InfoCache { last: None };
+    let mut cache = InfoCache::default();
     for Row { index, step: row } in rows {
         indices.push(index);
         rewards.push(row.reward);
@@ -133,10 +135,14 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
 }
 
 /// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,
-/// final_observation, final_info, error)`.
-pub fn row_to_py<'py>(py: Python<'py>, row: SlotStep) -> PyResult<Bound<'py, PyTuple>> {
+/// final_observation, final_info, error)`. `infos` is shared by the results converted together.
+pub fn row_to_py<'py>(
+    py: Python<'py>,
+    row: SlotStep,
+    infos: &mut InfoCache<'py>,
+) -> PyResult<Bound<'py, PyTuple>> {
     let final_info = match &row.final_info {
-        Some(info) => info_to_py(py, info)?.into_any(),
+        Some(info) => infos.get(py, info)?.into_any(),
         None => py.None().into_bound(py),
     };
     let error = match &row.error {
@@ -148,7 +154,7 @@ pub fn row_to_py<'py>(py: Python<'py>, row: SlotStep) -> PyResult<Bound<'py, PyT
         row.reward,
         row.terminated,
         row.truncated,
-        info_to_py(py, &row.info)?,
+        infos.get(py, &row.info)?,
         row.final_observation,
         final_info,
         error,

@@ -2,7 +2,7 @@
 //! `geode.make_vec(..., async_mode=True)`: `send`/`recv`, per-episode `step_one` for asyncio,
 //! and GEM's synchronous `step`/`reset` on top of them.
 
-use crate::batch::{Row, row_to_py, rows_to_py};
+use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
@@ -212,11 +212,12 @@ impl PyAsyncPool {
     /// Every finished `step_one` result: `(token, ok, result)` tuples, `result` being the slot's
     /// 8-tuple, or the exception when the step could not start (`ok` False).
     fn drain<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let mut infos = InfoCache::default();
         self.steps
             .collect()
             .into_iter()
             .map(|(token, result)| match result {
-                Ok(row) => (token, true, row_to_py(py, row)?).into_pyobject(py),
+                Ok(row) => (token, true, row_to_py(py, row, &mut infos)?).into_pyobject(py),
                 Err(error) => (token, false, errors::exception(py, &error)).into_pyobject(py),
             })
             .collect()

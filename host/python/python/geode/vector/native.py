@@ -261,6 +261,12 @@ class NativeVectorEnv(VectorEnv):
                     future.set_exception(result)
                 continue
             obs, reward, term, trunc, info, fobs, finfo, err = result
+            if err is None and fobs is None and self._histories is None:
+                # A plain step: nothing for _postprocess to do but reset these.
+                self.final_observations, self.final_infos, self.errors = [None], [None], [None]
+                if not future.cancelled():
+                    future.set_result((obs, reward, term, trunc, info))
+                continue
             raw = ([index], [obs], [reward], [term], [trunc], [info], [fobs], [finfo],
                    [err] if err is not None else None)
             try:
