@@ -91,14 +91,14 @@ fn disabled_autoreset_refuses_finished_slots_until_reset() {
     for a in ["a", "b", "c"] {
         vec.step(Actions::All(&actions(&[a, a]))).unwrap();
     }
-    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
     let error = s.errors[0].as_ref().unwrap();
     assert!(
         error.to_string().contains("autoreset is disabled"),
         "{error}"
     );
     vec.reset_some(&[1], &[None]).unwrap();
-    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
     assert_eq!(s.observations, vec!["step 1 got x"]);
 }
 
@@ -106,9 +106,7 @@ fn disabled_autoreset_refuses_finished_slots_until_reset() {
 fn partial_steps_touch_only_the_named_slots() {
     let mut vec = healthy_vec(4, AutoresetMode::SameStep);
     vec.reset(None).unwrap();
-    let s = vec
-        .step(Actions::Some(&[(3, "y".into()), (1, "x".into())]))
-        .unwrap();
+    let s = vec.step(Actions::Some(&[(3, "y"), (1, "x")])).unwrap();
     assert_eq!(s.indices, vec![3, 1]);
     assert_eq!(s.observations, vec!["step 1 got y", "step 1 got x"]);
     let s = vec
@@ -123,14 +121,12 @@ fn partial_steps_touch_only_the_named_slots() {
             "step 2 got s"
         ]
     );
-    let err = vec
-        .step(Actions::Some(&[(1, "a".into()), (1, "b".into())]))
-        .unwrap_err();
+    let err = vec.step(Actions::Some(&[(1, "a"), (1, "b")])).unwrap_err();
     assert!(
         err.to_string().contains("env index 1 is given twice"),
         "{err}"
     );
-    let err = vec.step(Actions::Some(&[(4, "a".into())])).unwrap_err();
+    let err = vec.step(Actions::Some(&[(4, "a")])).unwrap_err();
     assert!(
         err.to_string()
             .contains("env index 4 is out of range (num_envs = 4)"),
@@ -271,7 +267,7 @@ fn a_slot_can_be_driven_directly_like_gems_envs_list() {
             .is_ok()
     );
     // The vector knows the directly-stepped episode ended: NextStep resets it.
-    let s = vec.step(Actions::Some(&[(1, "x".into())])).unwrap();
+    let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
     assert_eq!(s.observations, vec!["hostile:healthy ready"]);
     let error = vec.with_slot(9, |slot| slot.reset(None)).unwrap_err();
     assert!(error.to_string().contains("out of range"), "{error}");

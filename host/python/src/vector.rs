@@ -9,7 +9,7 @@ use crate::registry;
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, Slot, VectorEnv};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -127,14 +127,19 @@ impl PyVectorEnv {
 
 #[pymethods]
 impl PyVectorEnv {
-    /// Steps every slot with one action each; returns the raw result tuple.
+    /// Steps every slot with one action each; returns the raw result tuple. The actions are
+    /// read in place from the Python strings (no copy) while the envs step.
     fn step_all<'py>(
         &self,
         py: Python<'py>,
-        actions: Vec<String>,
+        actions: Vec<Bound<'py, PyString>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let texts = actions
+            .iter()
+            .map(|a| a.to_str())
+            .collect::<PyResult<Vec<&str>>>()?;
         let step = py
-            .detach(|| self.lock().step(Actions::All(&actions)))
+            .detach(|| self.lock().step(Actions::All(&texts)))
             .py_err(py)?;
         rows_to_py(py, rows_of_step(step))
     }
@@ -143,10 +148,14 @@ impl PyVectorEnv {
     fn step_some<'py>(
         &self,
         py: Python<'py>,
-        pairs: Vec<(usize, String)>,
+        pairs: Vec<(usize, Bound<'py, PyString>)>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let texts = pairs
+            .iter()
+            .map(|(i, a)| Ok((*i, a.to_str()?)))
+            .collect::<PyResult<Vec<(usize, &str)>>>()?;
         let step = py
-            .detach(|| self.lock().step(Actions::Some(&pairs)))
+            .detach(|| self.lock().step(Actions::Some(&texts)))
             .py_err(py)?;
         rows_to_py(py, rows_of_step(step))
     }

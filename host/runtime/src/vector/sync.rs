@@ -6,13 +6,14 @@ use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::{Error, Result};
 
-/// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps).
+/// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps). Actions
+/// are any string type: owned `String`s, or `&str`s borrowed from the caller's own buffers.
 #[derive(Debug, Clone)]
-pub enum Actions<'a> {
+pub enum Actions<'a, S: AsRef<str> = String> {
     /// One action per slot, in slot order.
-    All(&'a [String]),
+    All(&'a [S]),
     /// `(slot index, action)` pairs; results come back in this order.
-    Some(&'a [(usize, String)]),
+    Some(&'a [(usize, S)]),
 }
 
 /// The batched result of one vector step, in the order the actions were given.
@@ -171,7 +172,7 @@ impl VectorEnv {
 
     /// Steps the slots named by `actions`, in parallel. An env failure does not fail the batch:
     /// it is reported in [`VectorStep::errors`] for that slot only, and the slot restarts.
-    pub fn step(&mut self, actions: Actions<'_>) -> Result<VectorStep> {
+    pub fn step<S: AsRef<str> + Sync>(&mut self, actions: Actions<'_, S>) -> Result<VectorStep> {
         let mode = self.mode;
         match actions {
             Actions::All(all) => {
@@ -186,10 +187,12 @@ impl VectorEnv {
                     self.slots
                         .iter_mut()
                         .zip(all)
-                        .map(|(slot, a)| slot.advance(a, mode))
+                        .map(|(slot, a)| slot.advance(a.as_ref(), mode))
                         .collect()
                 } else {
-                    parallel::map_zip(&mut self.slots, all, |slot, a| slot.advance(a, mode))
+                    parallel::map_zip(&mut self.slots, all, |slot, a| {
+                        slot.advance(a.as_ref(), mode)
+                    })
                 };
                 Ok(VectorStep::collect((0..all.len()).collect(), steps))
             }
@@ -198,7 +201,7 @@ impl VectorEnv {
                 self.check_indices(indices.iter().copied())?;
                 let mut targets = self.select(&indices);
                 let steps = parallel::map_zip(&mut targets, pairs, |slot, (_, action)| {
-                    slot.advance(action, mode)
+                    slot.advance(action.as_ref(), mode)
                 });
                 Ok(VectorStep::collect(indices, steps))
             }
