@@ -2,6 +2,11 @@
 
 use geode_runtime::{Registry, Runtime};
 
+/// Results are allocated on the threads that step the envs and freed wherever the caller drops
+/// them; mimalloc handles that cross-thread traffic far better than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The built-in plugins on a fresh runtime.
 pub fn registry() -> Registry {
     Registry::with_builtins(Runtime::new().expect("runtime")).expect("built-in plugins")

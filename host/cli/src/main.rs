@@ -1,5 +1,10 @@
 //! `geode`: list, run, play and inspect environment plugins.
 
+/// Results are allocated on the threads that step the envs and freed wherever the caller drops
+/// them; mimalloc handles that cross-thread traffic far better than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod check;
 mod inspect;
 mod list;

@@ -5,6 +5,11 @@
 //! Python half (`python/geode`) adds GEM's module layout, return types and the wrappers that
 //! need Python objects (chat templates).
 
+/// Results are allocated on the threads that step the envs and freed wherever the caller drops
+/// them; mimalloc handles that cross-thread traffic far better than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod batch;
 mod bridge;
 mod convert;

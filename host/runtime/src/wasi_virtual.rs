@@ -182,7 +182,9 @@ impl CapturePipe {
 
     /// Empties the pipe.
     pub fn clear(&self) {
-        if !self.written.swap(false, Ordering::AcqRel) {
+        // A plain load first: most calls write nothing, and a swap would take the line
+        // exclusively on every call.
+        if !self.written.load(Ordering::Acquire) || !self.written.swap(false, Ordering::AcqRel) {
             return;
         }
         let mut captured = self.inner.lock().expect("capture lock");

@@ -4,6 +4,7 @@
 mod gang;
 mod parallel;
 mod pool;
+mod share;
 mod slot;
 mod sync;
 

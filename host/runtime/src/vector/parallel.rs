@@ -1,16 +1,11 @@
 //! Running one batch of slot calls on several threads. Called from inside a rayon pool, the
 //! batch runs on that pool (the caller chose its threads). Called from any other thread, it
 //! runs on a [`Gang`]: the calling thread works too instead of sleeping until the pool is done.
+//! Either way the batch is shared out by [`Shared`], so each slot tends to stay on one thread.
 
 use super::gang::Gang;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock, PoisonError};
-
-/// Chunks per thread. Neighbouring slots share cache lines (and the allocations behind them sit
-/// side by side), so contiguous runs per thread step faster than interleaved ones; two chunks
-/// each still let a thread that joins late, or finishes early, take over a share.
-const CHUNKS_PER_THREAD: usize = 2;
+use super::share::Shared;
+use std::sync::OnceLock;
 
 /// The process's gang: one helper per core besides the calling thread's (`None` on one core).
 fn gang() -> Option<&'static Gang> {
@@ -30,77 +25,31 @@ pub fn map_zip<S: Send, A: Sync, R: Send>(
     f: impl Fn(&mut S, &A) -> R + Sync + Send,
 ) -> Vec<R> {
     debug_assert_eq!(items.len(), args.len());
-    if rayon::current_thread_index().is_some() {
-        return items
-            .par_iter_mut()
-            .zip(args.par_iter())
-            .map(|(item, arg)| f(item, arg))
-            .collect();
+    let pairs: Vec<(&mut S, &A)> = items.iter_mut().zip(args).collect();
+    let f = |(item, arg): (&mut S, &A)| f(item, arg);
+    if let Some(me) = rayon::current_thread_index() {
+        let threads = rayon::current_num_threads();
+        let shared = Shared::new(pairs, threads);
+        // Participants are pool threads, numbered by their index in the pool: a job another
+        // thread picks up works on that thread's home range first.
+        rayon::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|_| shared.work(rayon::current_thread_index().unwrap_or(me), &f));
+            }
+            shared.work(me, &f);
+        });
+        return shared.into_results();
     }
     match gang() {
-        Some(gang) => share(gang, items.iter_mut().zip(args).collect(), &|(
-            item,
-            arg,
-        )| {
-            f(item, arg)
-        }),
-        None => items.iter_mut().zip(args).map(|(i, a)| f(i, a)).collect(),
-    }
-}
-
-/// One chunk of the batch: items still to do, or their results.
-enum Chunk<T, R> {
-    Todo(Vec<T>),
-    Done(Vec<R>),
-}
-
-/// Every participant first steps its own chunks (the same slots batch after batch, so their
-/// memory stays in that core's cache), then takes over whatever other participants have not
-/// started yet.
-fn share<T: Send, R: Send>(gang: &Gang, items: Vec<T>, f: &(dyn Fn(T) -> R + Sync)) -> Vec<R> {
-    let threads = gang.helpers() + 1;
-    let size = items.len().div_ceil(threads * CHUNKS_PER_THREAD).max(1);
-    let mut rest = items.into_iter();
-    let mut chunks: Vec<Mutex<Chunk<T, R>>> = Vec::new();
-    loop {
-        let chunk: Vec<T> = rest.by_ref().take(size).collect();
-        if chunk.is_empty() {
-            break;
-        }
-        chunks.push(Mutex::new(Chunk::Todo(chunk)));
-    }
-    // Participant p owns chunks p * CHUNKS_PER_THREAD .. (p + 1) * CHUNKS_PER_THREAD; claimed[p]
-    // counts how many of them were taken, by their owner or by anyone else.
-    let claimed: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
-    let work = |me: usize| {
-        for owner in (0..threads).map(|k| (me + k) % threads) {
-            loop {
-                let taken = claimed[owner].fetch_add(1, Ordering::Relaxed);
-                if taken >= CHUNKS_PER_THREAD {
-                    break;
-                }
-                let Some(cell) = chunks.get(owner * CHUNKS_PER_THREAD + taken) else {
-                    break;
-                };
-                let mut cell = cell.lock().unwrap_or_else(PoisonError::into_inner);
-                if let Chunk::Todo(todo) = std::mem::replace(&mut *cell, Chunk::Done(Vec::new())) {
-                    *cell = Chunk::Done(todo.into_iter().map(f).collect());
-                }
+        Some(gang) => {
+            let shared = Shared::new(pairs, gang.helpers() + 1);
+            if !gang.run(&|me| shared.work(me, &f)) {
+                shared.work(0, &f); // another batch holds the gang: run on this thread alone
             }
+            shared.into_results()
         }
-    };
-    if !gang.run(&work) {
-        work(0); // another batch holds the gang: this one runs on the calling thread alone
+        None => pairs.into_iter().map(f).collect(),
     }
-    chunks
-        .into_iter()
-        .flat_map(
-            |cell| match cell.into_inner().unwrap_or_else(PoisonError::into_inner) {
-                Chunk::Done(results) => results,
-                Chunk::Todo(_) => unreachable!("every chunk is claimed before the batch ends"),
-            },
-        )
-        .collect()
 }
 
 #[cfg(test)]
