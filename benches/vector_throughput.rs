@@ -2,7 +2,7 @@
 //! pool (send/recv), with pre-generated random actions and SameStep autoreset.
 //!
 //! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
-//! [--threads 1,2] [--only sync|async] [--outside] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+//! [--threads 1,2] [--only sync|async] [--outside] [--group K] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
 
 use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
 use std::time::{Duration, Instant};
@@ -19,6 +19,8 @@ struct Args {
     /// Step the sync env from a thread outside any rayon pool (as Python does): it then runs on
     /// the calling thread plus one helper per other core, whatever `--threads` says.
     outside: bool,
+    /// Envs per component instance (`VecSpec::group_size`).
+    group: usize,
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
@@ -35,6 +37,7 @@ fn args() -> Args {
         json: false,
         only: String::new(),
         outside: false,
+        group: 1,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -45,6 +48,7 @@ fn args() -> Args {
             "--json" => args.json = true,
             "--only" => args.only = it.next().unwrap_or_default(),
             "--outside" => args.outside = true,
+            "--group" => args.group = it.next().and_then(|s| s.parse().ok()).unwrap_or(1),
             _ => {} // cargo bench passes --bench
         }
     }
@@ -83,10 +87,16 @@ struct Rate {
     cpu: f64,
 }
 
-fn sync_rate(registry: &Registry, n: usize, steps: usize) -> Rate {
-    let mut vec: VectorEnv = registry
-        .make_vec(&VecSpec::uniform(ID, n, 0))
-        .expect("make_vec");
+/// `n` slots of GuessTheNumber-hard in groups of `group`.
+fn spec(n: usize, group: usize) -> VecSpec {
+    VecSpec {
+        group_size: group,
+        ..VecSpec::uniform(ID, n, 0)
+    }
+}
+
+fn sync_rate(registry: &Registry, n: usize, group: usize, steps: usize) -> Rate {
+    let mut vec: VectorEnv = registry.make_vec(&spec(n, group)).expect("make_vec");
     vec.reset(None).expect("reset");
     let rounds = (steps / n).max(1);
     let batches = actions(n, rounds.min(64));
@@ -106,9 +116,9 @@ fn sync_rate(registry: &Registry, n: usize, steps: usize) -> Rate {
     }
 }
 
-fn async_rate(registry: &Registry, n: usize, steps: usize, threads: usize) -> f64 {
+fn async_rate(registry: &Registry, n: usize, group: usize, steps: usize, threads: usize) -> f64 {
     let pool: AsyncPool = registry
-        .make_pool(&VecSpec::uniform(ID, n, 0), threads)
+        .make_pool(&spec(n, group), threads)
         .expect("make_pool");
     pool.send_reset((0..n).map(|i| (i, Some(i as u64))).collect())
         .expect("reset");
@@ -154,15 +164,15 @@ fn main() {
                 }
             } else {
                 if args.outside {
-                    sync_rate(&registry, n, args.steps)
+                    sync_rate(&registry, n, args.group, args.steps)
                 } else {
-                    pool.install(|| sync_rate(&registry, n, args.steps))
+                    pool.install(|| sync_rate(&registry, n, args.group, args.steps))
                 }
             };
             let asynchronous = if args.only == "sync" {
                 0.0
             } else {
-                async_rate(&registry, n, args.steps, threads)
+                async_rate(&registry, n, args.group, args.steps, threads)
             };
             let (wall, cpu) = (sync.wall, sync.cpu);
             if args.json {

@@ -61,6 +61,10 @@ pub struct VecSpec {
     pub seed: Option<u64>,
     pub autoreset: AutoresetMode,
     pub limits: Limits,
+    /// Envs per component instance (1: each env has its own). Above 1, consecutive slots of
+    /// one id and configuration share an instance in groups of up to this many and step with
+    /// one call per group: faster, but a group's envs share a fate (see [`crate::EnvGroup`]).
+    pub group_size: usize,
 }
 
 impl VecSpec {
@@ -73,6 +77,7 @@ impl VecSpec {
             seed: Some(seed),
             autoreset: AutoresetMode::SameStep,
             limits: Limits::default(),
+            group_size: 1,
         }
     }
 }
@@ -126,23 +131,64 @@ impl Registry {
                 spec.ids.len()
             )));
         }
-        if spec.ids.is_empty() {
+        let configs: Vec<Value> = match spec.configs.is_empty() {
+            true => vec![Value::Null; spec.ids.len()],
+            false => spec.configs.clone(),
+        };
+        self.make_envs(
+            &spec.ids,
+            &configs,
+            &spec.wrappers,
+            &spec.limits,
+            spec.group_size,
+        )
+    }
+
+    /// The envs of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in
+    /// `wrappers`; with `group_size` above 1, unwrapped envs in groups (see [`VecSpec`]).
+    pub fn make_envs(
+        &self,
+        ids: &[String],
+        configs: &[Value],
+        wrappers: &[WrapperSpec],
+        limits: &Limits,
+        group_size: usize,
+    ) -> Result<Vec<Box<dyn Env>>> {
+        if ids.is_empty() {
             return Err(Error::InvalidArgument(
                 "a vector env needs at least one env id".into(),
             ));
         }
-        spec.ids
-            .iter()
-            .enumerate()
-            .map(|(i, id)| {
-                self.make_stack(
-                    id,
-                    spec.configs.get(i).unwrap_or(&Value::Null),
-                    &spec.wrappers,
-                    &spec.limits,
-                )
-            })
-            .collect()
+        if group_size <= 1 {
+            return ids
+                .iter()
+                .zip(configs)
+                .map(|(id, config)| self.make_stack(id, config, wrappers, limits))
+                .collect();
+        }
+        if !wrappers.is_empty() {
+            return Err(Error::InvalidArgument(
+                "group_size above 1 needs envs without wrappers (wrappers step each env on its own)"
+                    .into(),
+            ));
+        }
+        let mut envs: Vec<Box<dyn Env>> = Vec::with_capacity(ids.len());
+        let mut start = 0;
+        while start < ids.len() {
+            let same = |i: &usize| ids[*i] == ids[start] && configs[*i] == configs[start];
+            let end = (start..ids.len().min(start + group_size))
+                .take_while(same)
+                .last()
+                .map_or(start + 1, |last| last + 1);
+            let group =
+                self.make_group(&ids[start], &configs[start], limits.clone(), end - start)?;
+            let group = std::sync::Arc::new(std::sync::Mutex::new(group));
+            for index in 0..end - start {
+                envs.push(Box::new(crate::GroupMember::new(group.clone(), index)));
+            }
+            start = end;
+        }
+        Ok(envs)
     }
 
     /// A synchronous vector env (GEM's `make_vec`).

@@ -25,6 +25,7 @@
 //! export_env!(Coin);
 //! ```
 
+mod batch;
 pub mod config;
 pub mod dataset;
 pub mod direction;
@@ -55,7 +56,7 @@ pub mod wrapper;
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../wit/v0.1.0",
-        world: "env-plugin",
+        world: "batched-env-plugin",
         pub_export_macro: true,
         export_macro_name: "export_env_plugin",
         default_bindings_module: "geode_sdk::bindings",

@@ -2,6 +2,7 @@
 //! (EnvPool-style send/recv), sharing GEM's and Gymnasium's autoreset semantics.
 
 mod gang;
+mod grouped;
 mod parallel;
 mod pool;
 mod share;

@@ -1,6 +1,6 @@
 //! One slot of a vector env: an env plus the bookkeeping autoreset needs.
 
-use crate::env::{Env, Info};
+use crate::env::{Env, Info, StepOutput};
 use crate::{Error, Result};
 
 /// What a vector env does when an episode in one of its slots ends.
@@ -105,50 +105,56 @@ impl Slot {
     /// Applies one action under `mode`. Never fails: an env error is reported in the result and
     /// the slot restarts from a fresh instance.
     pub fn advance(&mut self, action: &str, mode: AutoresetMode) -> SlotStep {
-        match self.try_advance(action, mode) {
-            Ok(step) => step,
-            Err(error) => self.recover(error),
+        match self.plan(mode) {
+            Plan::Refuse(error) => SlotStep::refused(error),
+            Plan::ResetOnly => match self.reset(None) {
+                Ok((observation, info)) => SlotStep::reset(observation, info),
+                Err(error) => self.recover(error),
+            },
+            Plan::Step => match self.env.step(action) {
+                Ok(out) => match self.after_step(out, mode) {
+                    Ok(step) => step,
+                    Err(out) => match self.reset(None) {
+                        Ok((observation, info)) => SlotStep::ended(out, observation, info),
+                        Err(error) => self.recover(error),
+                    },
+                },
+                Err(error) => self.recover(error),
+            },
         }
     }
 
-    fn try_advance(&mut self, action: &str, mode: AutoresetMode) -> Result<SlotStep> {
+    /// What this slot's next step has to do under `mode`.
+    pub(crate) fn plan(&self, mode: AutoresetMode) -> Plan {
         if self.fresh {
-            return Err(Error::InvalidState {
+            return Plan::Refuse(Error::InvalidState {
                 env: self.env.id().to_owned(),
                 message: "step called before reset".into(),
             });
         }
-        if self.episode_over {
-            match mode {
-                AutoresetMode::NextStep => {
-                    let (observation, info) = self.reset(None)?;
-                    return Ok(SlotStep::plain(observation, 0.0, false, false, info));
-                }
-                AutoresetMode::Disabled => {
-                    return Err(Error::InvalidState {
-                        env: self.env.id().to_owned(),
-                        message: "the episode is over and autoreset is disabled; reset this slot"
-                            .into(),
-                    });
-                }
-                AutoresetMode::SameStep => {}
-            }
+        if !self.episode_over {
+            return Plan::Step;
         }
-        let out = self.env.step(action)?;
-        let done = out.done();
-        self.episode_over = done;
-        if done && mode == AutoresetMode::SameStep {
-            let (observation, info) = self.reset(None)?;
-            return Ok(SlotStep {
-                observation,
-                reward: out.reward,
-                terminated: out.terminated,
-                truncated: out.truncated,
-                info,
-                final_observation: Some(out.observation),
-                final_info: Some(out.info),
-                error: None,
-            });
+        match mode {
+            AutoresetMode::NextStep => Plan::ResetOnly,
+            AutoresetMode::Disabled => Plan::Refuse(Error::InvalidState {
+                env: self.env.id().to_owned(),
+                message: "the episode is over and autoreset is disabled; reset this slot".into(),
+            }),
+            AutoresetMode::SameStep => Plan::Step,
+        }
+    }
+
+    /// Books a step's outcome: the slot's result, or (`Err`) the step that ended an episode
+    /// under SameStep, which still needs the reset that goes with it.
+    pub(crate) fn after_step(
+        &mut self,
+        out: StepOutput,
+        mode: AutoresetMode,
+    ) -> std::result::Result<SlotStep, StepOutput> {
+        self.episode_over = out.done();
+        if self.episode_over && mode == AutoresetMode::SameStep {
+            return Err(out);
         }
         Ok(SlotStep::plain(
             out.observation,
@@ -159,29 +165,66 @@ impl Slot {
         ))
     }
 
-    /// After an error: restart the slot from a fresh episode and report the error.
-    fn recover(&mut self, error: Error) -> SlotStep {
-        let refused_only = matches!(
-            error,
-            Error::InvalidState { .. } | Error::InputTooLarge { .. }
-        );
-        if refused_only {
-            return SlotStep {
-                error: Some(error),
-                ..SlotStep::plain(String::new(), 0.0, false, false, Info::empty())
-            };
+    /// Books a reset done on the slot's behalf (by its env group).
+    pub(crate) fn mark_reset(&mut self) {
+        self.episode_over = false;
+        self.fresh = false;
+    }
+
+    /// After an env error: restart the slot from a fresh episode and report the error (an
+    /// action over its size limit never reached the env, which goes on as it was).
+    pub(crate) fn recover(&mut self, error: Error) -> SlotStep {
+        if matches!(error, Error::InputTooLarge { .. }) {
+            return SlotStep::refused(error);
         }
         let (observation, info) = self
             .reset(None)
             .unwrap_or_else(|_| (String::new(), Info::empty()));
+        SlotStep::failed(error, observation, info)
+    }
+}
+
+/// What a slot's next step has to do.
+pub(crate) enum Plan {
+    /// Step the env with the action.
+    Step,
+    /// NextStep autoreset: reset instead, ignoring the action.
+    ResetOnly,
+    /// Refuse without touching the env.
+    Refuse(Error),
+}
+
+impl SlotStep {
+    /// A step refused before it reached the env: no observation, nothing changed.
+    pub(crate) fn refused(error: Error) -> Self {
+        SlotStep {
+            error: Some(error),
+            ..SlotStep::plain(String::new(), 0.0, false, false, Info::empty())
+        }
+    }
+
+    /// The env failed and the slot restarted: the new episode's first observation, truncated.
+    pub(crate) fn failed(error: Error, observation: String, info: Info) -> Self {
         SlotStep {
             error: Some(error),
             ..SlotStep::plain(observation, 0.0, false, true, info)
         }
     }
-}
 
-impl SlotStep {
+    /// SameStep: the step `out` ended its episode, and the next one began with `observation`.
+    pub(crate) fn ended(out: StepOutput, observation: String, info: Info) -> Self {
+        SlotStep {
+            observation,
+            reward: out.reward,
+            terminated: out.terminated,
+            truncated: out.truncated,
+            info,
+            final_observation: Some(out.observation),
+            final_info: Some(out.info),
+            error: None,
+        }
+    }
+
     /// The result of a reset: the first observation, reward 0, no flags.
     pub fn reset(observation: String, info: Info) -> Self {
         SlotStep::plain(observation, 0.0, false, false, info)

@@ -1,10 +1,45 @@
 //! [`VectorEnv`]: N env slots stepped together, in parallel (see [`super::parallel`]), results
 //! in index order.
 
+use super::grouped;
 use super::parallel;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
+use crate::group::EnvGroup;
 use crate::{Error, Result};
+use std::sync::{Arc, Mutex};
+
+/// Consecutive slots stepped as one unit.
+struct Run {
+    len: usize,
+    /// The env group whose members 0..len these slots are.
+    group: Option<Arc<Mutex<EnvGroup>>>,
+}
+
+impl Run {
+    /// The runs of `envs`: each stretch of one group's members in member order from 0 (as
+    /// `Registry::make_vec` lays groups out), and every other env alone.
+    fn find(envs: &[Box<dyn Env>]) -> Vec<Run> {
+        let mut runs: Vec<Run> = Vec::new();
+        for env in envs {
+            let member = env.group_member();
+            if let (Some(run), Some((group, index))) = (runs.last_mut(), member)
+                && run.group.as_ref().is_some_and(|g| Arc::ptr_eq(g, group))
+                && index == run.len
+            {
+                run.len += 1;
+                continue;
+            }
+            runs.push(Run {
+                len: 1,
+                group: member
+                    .filter(|(_, index)| *index == 0)
+                    .map(|(group, _)| group.clone()),
+            });
+        }
+        runs
+    }
+}
 
 /// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps). Actions
 /// are any string type: owned `String`s, or `&str`s borrowed from the caller's own buffers.
@@ -68,6 +103,9 @@ const PARALLEL_THRESHOLD: usize = 4;
 /// A synchronous vector env.
 pub struct VectorEnv {
     slots: Vec<Slot>,
+    /// The slots in runs stepped as one unit: a run of an env group's members (in member
+    /// order) steps with one call into the guest; any other slot is a run of its own.
+    runs: Vec<Run>,
     mode: AutoresetMode,
     base_seed: Option<u64>,
     seeded_once: bool,
@@ -77,6 +115,7 @@ impl VectorEnv {
     /// Slots over `envs`. The first `reset(None)` seeds env i with `seed + i` (GEM's rule).
     pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, seed: Option<u64>) -> Self {
         VectorEnv {
+            runs: Run::find(&envs),
             slots: envs.into_iter().map(Slot::new).collect(),
             mode,
             base_seed: seed,
@@ -183,7 +222,9 @@ impl VectorEnv {
                         self.slots.len()
                     )));
                 }
-                let steps = if all.len() < PARALLEL_THRESHOLD {
+                let steps = if self.runs.len() < self.slots.len() {
+                    self.step_runs(all, mode)
+                } else if all.len() < PARALLEL_THRESHOLD {
                     self.slots
                         .iter_mut()
                         .zip(all)
@@ -206,6 +247,33 @@ impl VectorEnv {
                 Ok(VectorStep::collect(indices, steps))
             }
         }
+    }
+
+    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel.
+    fn step_runs<S: AsRef<str> + Sync>(&mut self, all: &[S], mode: AutoresetMode) -> Vec<SlotStep> {
+        let mut units: Vec<(&mut [Slot], Option<&Mutex<EnvGroup>>)> =
+            Vec::with_capacity(self.runs.len());
+        let mut actions: Vec<&[S]> = Vec::with_capacity(self.runs.len());
+        let (mut slots, mut rest) = (&mut self.slots[..], all);
+        for run in &self.runs {
+            let (head, tail) = slots.split_at_mut(run.len);
+            let (these, others) = rest.split_at(run.len);
+            units.push((head, run.group.as_deref()));
+            actions.push(these);
+            (slots, rest) = (tail, others);
+        }
+        let per_run = parallel::map_zip(&mut units, &actions, |(slots, group), actions| {
+            let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+            match group {
+                Some(group) => grouped::advance_group(group, slots, &actions, mode),
+                None => slots
+                    .iter_mut()
+                    .zip(actions)
+                    .map(|(slot, action)| slot.advance(action, mode))
+                    .collect(),
+            }
+        });
+        per_run.into_iter().flatten().collect()
     }
 
     fn check_indices(&self, indices: impl Iterator<Item = usize>) -> Result<()> {

@@ -2,6 +2,7 @@
 //! way when stepped; `hostile:healthy` is a well-behaved counter. This plugin uses the raw
 //! bindings instead of the SDK so it can break the contract on purpose (bad info JSON).
 
+use geode_sdk::bindings::exports::geode::env::batch::{Guest as BatchGuest, InstanceBorrow};
 use geode_sdk::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
@@ -9,7 +10,10 @@ use std::cell::Cell;
 use std::hint::black_box;
 
 const KINDS: &[(&str, &str)] = &[
-    ("hostile:healthy", "counts steps; ends after 3"),
+    (
+        "hostile:healthy",
+        "counts steps; ends after 3; panics on the action `trap`",
+    ),
     ("hostile:spin", "loops forever in step"),
     ("hostile:memory-bomb", "allocates until memory runs out"),
     ("hostile:stack-overflow", "recurses without end"),
@@ -115,6 +119,7 @@ impl GuestInstance for Attack {
         self.steps.set(self.steps.get() + 1);
         match self.kind.as_str() {
             "hostile:healthy" => {
+                assert!(action != "trap", "asked to trap");
                 let mut step = result(format!("step {} got {action}", self.steps.get()));
                 step.reward = 1.0;
                 step.terminated = self.steps.get() >= 3;
@@ -216,6 +221,26 @@ impl Guest for Hostile {
             kind: id,
             steps: Cell::new(0),
         }))
+    }
+}
+
+/// Groups of hostile envs step each member as its own `step` would, so a member's attack
+/// takes its whole group down.
+impl BatchGuest for Hostile {
+    fn step_each(steps: Vec<(InstanceBorrow<'_>, String)>) -> Vec<Result<StepResult, EnvError>> {
+        steps
+            .into_iter()
+            .map(|(instance, action)| instance.get::<Attack>().step(action))
+            .collect()
+    }
+
+    fn reset_each(
+        resets: Vec<(InstanceBorrow<'_>, Option<u64>)>,
+    ) -> Vec<Result<ResetResult, EnvError>> {
+        resets
+            .into_iter()
+            .map(|(instance, seed)| instance.get::<Attack>().reset(seed))
+            .collect()
     }
 }
 

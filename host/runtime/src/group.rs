@@ -1,0 +1,480 @@
+//! [`EnvGroup`]: several envs of one id in one component instance, stepped and reset with one
+//! call into the guest per batch (the plugin's optional `batch` export), and [`GroupMember`],
+//! one of those envs seen as an ordinary [`Env`].
+//!
+//! The trade against one instance per env: a group's envs share a linear memory and a fate. A
+//! trap, a limit hit or a contract violation in any of them discards the instance; every member
+//! then reports an error and starts over on a fresh instance. Fuel and memory budgets scale
+//! with the group's size. Use groups for plugins you trust not to misbehave.
+
+use crate::bindings::env_world::EnvPlugin;
+use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
+use crate::env::{Env, Info, ResetOutput, StepOutput};
+use crate::guard;
+use crate::host_state::GuestState;
+use crate::limits::Limits;
+use crate::plugin::{Plugin, Template};
+use crate::recipe::Recipe;
+use crate::{ComponentEnv, Error, Result};
+use std::sync::{Arc, Mutex, PoisonError};
+use wasmtime::Store;
+use wasmtime::component::{Func, ResourceAny, TypedFunc};
+
+/// The `batch` export's interface name.
+const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
+
+type StepArgs<'a> = (&'a [(ResourceAny, &'a str)],);
+type StepResults = (Vec<std::result::Result<StepResult, EnvError>>,);
+type ResetArgs<'a> = (&'a [(ResourceAny, Option<u64>)],);
+type ResetResults = (Vec<std::result::Result<ResetResult, EnvError>>,);
+
+/// A live group instance.
+struct LiveGroup {
+    store: Store<GuestState>,
+    api: EnvPlugin,
+    members: Vec<ResourceAny>,
+    step_each: Func,
+    reset_each: Func,
+}
+
+/// `size` envs of one id sharing one component instance.
+pub struct EnvGroup {
+    recipe: Recipe,
+    /// A member's own limits (the recipe holds the whole group's).
+    member_limits: Limits,
+    size: usize,
+    live: Option<LiveGroup>,
+    /// Bumped at every new instance; a member whose episode began on an older one must reset.
+    generation: u64,
+    /// Per member: the generation its episode began on (`None`: not reset on this one yet).
+    episode_generation: Vec<Option<u64>>,
+    /// Per member: the last info that passed validation (see `ComponentEnv`).
+    last_info: Vec<String>,
+}
+
+impl std::fmt::Debug for EnvGroup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvGroup")
+            .field("id", &self.recipe.id)
+            .field("size", &self.size)
+            .field("live", &self.live.is_some())
+            .finish()
+    }
+}
+
+impl EnvGroup {
+    /// A group of `size` envs of `id`; fails when the plugin has no `batch` export.
+    pub fn new(
+        plugin: Arc<Plugin>,
+        id: &str,
+        config_json: String,
+        limits: Limits,
+        size: usize,
+    ) -> Result<Self> {
+        let size = size.max(1);
+        let scale = size as u64;
+        let group_limits = Limits {
+            fuel_per_call: limits.fuel_per_call.map(|f| f.saturating_mul(scale)),
+            max_memory_bytes: limits.max_memory_bytes.saturating_mul(scale),
+            max_resource_handles: limits.max_resource_handles.saturating_mul(size),
+            max_table_elements: limits.max_table_elements.saturating_mul(size),
+            ..limits.clone()
+        };
+        let mut group = EnvGroup {
+            recipe: Recipe::new(plugin, id, config_json, group_limits),
+            member_limits: limits,
+            size,
+            live: None,
+            generation: 0,
+            episode_generation: vec![None; size],
+            last_info: vec![String::new(); size],
+        };
+        group.live = Some(group.instantiate()?);
+        Ok(group)
+    }
+
+    /// Number of envs in the group.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The env id of every member.
+    pub fn id(&self) -> &str {
+        &self.recipe.id
+    }
+
+    fn instantiate(&mut self) -> Result<LiveGroup> {
+        let Template::Env(pre) = &self.recipe.plugin.template else {
+            return Err(Error::InvalidArgument(format!(
+                "`{}` is not provided by an env plugin",
+                self.recipe.id
+            )));
+        };
+        let pre = pre.clone();
+        let mut store = self.recipe.new_store();
+        let instance = pre
+            .instance_pre()
+            .instantiate(&mut store)
+            .map_err(|e| self.recipe.classify(&store, "instantiate", e))?;
+        let api = EnvPlugin::new(&mut store, &instance)
+            .map_err(|e| self.recipe.classify(&store, "instantiate", e))?;
+        let mut lookup = |name: &str| -> Result<Func> {
+            instance
+                .get_export_index(&mut store, None, BATCH_EXPORT)
+                .and_then(|batch| instance.get_export_index(&mut store, Some(&batch), name))
+                .and_then(|index| instance.get_func(&mut store, index))
+                .ok_or_else(|| {
+                    Error::InvalidArgument(format!(
+                        "`{}` cannot run in env groups: its plugin has no `{BATCH_EXPORT}` export",
+                        self.recipe.id
+                    ))
+                })
+        };
+        let step_each = lookup("step-each")?;
+        let reset_each = lookup("reset-each")?;
+        // The signatures are checked once here; calls then skip the check.
+        let mismatch = |e: wasmtime::Error| Error::Contract {
+            env: self.recipe.id.clone(),
+            call: "instantiate",
+            message: format!("its `{BATCH_EXPORT}` export does not match the contract: {e:#}"),
+        };
+        step_each
+            .typed::<StepArgs<'_>, StepResults>(&store)
+            .map_err(mismatch)?;
+        reset_each
+            .typed::<ResetArgs<'_>, ResetResults>(&store)
+            .map_err(mismatch)?;
+        let mut members = Vec::with_capacity(self.size);
+        for _ in 0..self.size {
+            self.recipe.limits.arm(&mut store);
+            let created = api.geode_env_env().call_create(
+                &mut store,
+                &self.recipe.id,
+                &self.recipe.config_json,
+            );
+            match created {
+                Ok(Ok(handle)) => members.push(handle),
+                Ok(Err(refusal)) => return Err(guard::refused(&self.recipe.id, "create", refusal)),
+                Err(e) => return Err(self.recipe.classify(&store, "create", e)),
+            }
+        }
+        self.generation += 1;
+        Ok(LiveGroup {
+            store,
+            api,
+            members,
+            step_each,
+            reset_each,
+        })
+    }
+
+    /// The live instance, built anew if the last one was discarded.
+    fn live(&mut self) -> Result<&mut LiveGroup> {
+        if self.live.is_none() {
+            self.live = Some(self.instantiate()?);
+        }
+        Ok(self.live.as_mut().expect("live group"))
+    }
+
+    /// Resets members with their seeds, in one call. `Err` means the whole call failed: the
+    /// instance was discarded, and no member has a running episode any more.
+    pub fn reset_each(
+        &mut self,
+        resets: &[(usize, Option<u64>)],
+    ) -> Result<Vec<Result<ResetOutput>>> {
+        self.check_members(resets.iter().map(|r| r.0))?;
+        let limits = self.recipe.limits.clone();
+        let live = self.live()?;
+        if let Some(seed) = resets.iter().find_map(|r| r.1) {
+            // The members' own randomness is seeded by the guest SDK from `seed`; WASI
+            // randomness is per instance, so a group reseeds it from the first seed given.
+            live.store.data_mut().reseed(seed);
+        }
+        let args: Vec<(ResourceAny, Option<u64>)> = resets
+            .iter()
+            .map(|&(i, seed)| (live.members[i], seed))
+            .collect();
+        limits.arm(&mut live.store);
+        live.store.data().stderr.clear();
+        // SAFETY: the signature was checked when the instance was built.
+        let func: TypedFunc<ResetArgs<'_>, ResetResults> =
+            unsafe { TypedFunc::new_unchecked(live.reset_each) };
+        let results = match func.call(&mut live.store, (&args,)) {
+            Ok((results,)) if results.len() == resets.len() => results,
+            Ok((results,)) => return Err(self.wrong_count("reset", results.len(), resets.len())),
+            Err(trap) => return Err(self.discard("reset", trap)),
+        };
+        let mut outputs = Vec::with_capacity(results.len());
+        for (&(i, _), result) in resets.iter().zip(results) {
+            outputs.push(match result {
+                Ok(out) => {
+                    self.check_len("reset", out.observation.len())?;
+                    let info = self.check_info(i, "reset", out.info)?;
+                    self.episode_generation[i] = Some(self.generation);
+                    Ok(ResetOutput {
+                        observation: out.observation,
+                        info,
+                    })
+                }
+                Err(refusal) => Err(guard::refused(&self.recipe.id, "reset", refusal)),
+            });
+        }
+        Ok(outputs)
+    }
+
+    /// Steps members with their actions, in one call. A member whose episode did not begin on
+    /// the current instance gets an error without reaching the guest. `Err` means the whole call
+    /// failed: the instance was discarded.
+    pub fn step_each(&mut self, steps: &[(usize, &str)]) -> Result<Vec<Result<StepOutput>>> {
+        self.check_members(steps.iter().map(|s| s.0))?;
+        let mut outputs: Vec<Option<Result<StepOutput>>> = Vec::with_capacity(steps.len());
+        let mut args: Vec<(ResourceAny, &str)> = Vec::with_capacity(steps.len());
+        for &(i, action) in steps {
+            let refusal = self.refuse_step(i, action);
+            if refusal.is_none() {
+                let live = self.live.as_ref().expect("checked by refuse_step");
+                args.push((live.members[i], action));
+            }
+            outputs.push(refusal.map(Err));
+        }
+        if !args.is_empty() {
+            let limits = self.recipe.limits.clone();
+            let live = self.live.as_mut().expect("checked by refuse_step");
+            limits.arm(&mut live.store);
+            live.store.data().stderr.clear();
+            // SAFETY: the signature was checked when the instance was built.
+            let func: TypedFunc<StepArgs<'_>, StepResults> =
+                unsafe { TypedFunc::new_unchecked(live.step_each) };
+            let results = match func.call(&mut live.store, (&args,)) {
+                Ok((results,)) if results.len() == args.len() => results,
+                Ok((results,)) => return Err(self.wrong_count("step", results.len(), args.len())),
+                Err(trap) => return Err(self.discard("step", trap)),
+            };
+            let mut results = results.into_iter();
+            for (output, &(i, _)) in outputs.iter_mut().zip(steps) {
+                if output.is_some() {
+                    continue;
+                }
+                let result = results.next().expect("one result per stepped member");
+                *output = Some(match result {
+                    Ok(out) => Ok(self.accept_step(i, out)?),
+                    Err(refusal) => Err(guard::refused(&self.recipe.id, "step", refusal)),
+                });
+            }
+        }
+        Ok(outputs
+            .into_iter()
+            .map(|o| o.expect("every member has a result"))
+            .collect())
+    }
+
+    /// Why member `i` may not step now, if it may not.
+    fn refuse_step(&self, i: usize, action: &str) -> Option<Error> {
+        let limit = self.member_limits.max_action_bytes;
+        if action.len() > limit {
+            return Some(Error::InputTooLarge {
+                env: self.recipe.id.clone(),
+                what: "action",
+                len: action.len(),
+                limit,
+            });
+        }
+        let current = self.live.is_some() && self.episode_generation[i] == Some(self.generation);
+        (!current).then(|| Error::InvalidState {
+            env: self.recipe.id.clone(),
+            message: "no episode is running in this slot (never reset, or its env group was \
+                      rebuilt after a failure); reset it"
+                .into(),
+        })
+    }
+
+    fn accept_step(&mut self, i: usize, out: StepResult) -> Result<StepOutput> {
+        self.check_len("step", out.observation.len())?;
+        if !out.reward.is_finite() {
+            return Err(self.violation(
+                "step",
+                format!("reward must be a finite number, got {}", out.reward),
+            ));
+        }
+        let info = self.check_info(i, "step", out.info)?;
+        Ok(StepOutput {
+            observation: out.observation,
+            reward: out.reward,
+            terminated: out.terminated,
+            truncated: out.truncated,
+            info,
+        })
+    }
+
+    fn check_members(&self, mut indices: impl Iterator<Item = usize>) -> Result<()> {
+        match indices.find(|&i| i >= self.size) {
+            Some(i) => Err(Error::InvalidArgument(format!(
+                "member {i} is out of range (group size {})",
+                self.size
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn check_len(&mut self, call: &'static str, len: usize) -> Result<()> {
+        let limit = self.member_limits.max_observation_bytes;
+        match self.recipe.oversize(call, "observation", len, limit) {
+            Some(error) => {
+                self.live = None;
+                Err(error)
+            }
+            None => Ok(()),
+        }
+    }
+
+    fn check_info(&mut self, i: usize, call: &'static str, info: String) -> Result<Info> {
+        if !info.is_empty() && info == self.last_info[i] {
+            return Ok(Info::from_validated(info));
+        }
+        let limit = self.member_limits.max_info_bytes;
+        if let Some(error) = self.recipe.oversize(call, "info", info.len(), limit) {
+            self.live = None;
+            return Err(error);
+        }
+        let info = Info::from_json(info).map_err(|message| self.violation(call, message))?;
+        self.last_info[i].clear();
+        self.last_info[i].push_str(info.as_json());
+        Ok(info)
+    }
+
+    fn violation(&mut self, call: &'static str, message: String) -> Error {
+        self.live = None;
+        Error::Contract {
+            env: self.recipe.id.clone(),
+            call,
+            message,
+        }
+    }
+
+    fn wrong_count(&mut self, call: &'static str, got: usize, sent: usize) -> Error {
+        self.violation(call, format!("{got} results for {sent} members"))
+    }
+
+    fn discard(&mut self, call: &'static str, trap: wasmtime::Error) -> Error {
+        let live = self.live.take().expect("live group");
+        guard::classify(
+            &self.recipe.id,
+            &self.recipe.limits,
+            live.store.data(),
+            call,
+            trap,
+        )
+    }
+
+    /// One call on member `i`'s own resource (sampling, state), under a member's budgets.
+    fn call_member<R>(
+        &mut self,
+        i: usize,
+        name: &'static str,
+        f: guard::GuestCall<'_, EnvPlugin, R>,
+    ) -> Result<R> {
+        let limits = self.member_limits.clone();
+        let live = self.live()?;
+        limits.arm(&mut live.store);
+        live.store.data().stderr.clear();
+        let handle = live.members[i];
+        match f(&mut live.store, &live.api, handle) {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(refusal)) => Err(guard::refused(&self.recipe.id, name, refusal)),
+            Err(trap) => Err(self.discard(name, trap)),
+        }
+    }
+}
+
+/// One env of an [`EnvGroup`], usable wherever an [`Env`] is. Vector envs step whole groups in
+/// one call instead (see `VectorEnv`); these single calls serve everything else.
+pub struct GroupMember {
+    group: Arc<Mutex<EnvGroup>>,
+    index: usize,
+    id: String,
+}
+
+impl GroupMember {
+    /// Member `index` of `group`.
+    pub fn new(group: Arc<Mutex<EnvGroup>>, index: usize) -> Self {
+        let id = lock(&group).recipe.id.clone();
+        GroupMember { group, index, id }
+    }
+
+    /// The group this env belongs to.
+    pub fn group(&self) -> &Arc<Mutex<EnvGroup>> {
+        &self.group
+    }
+
+    /// This env's place in its group.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+}
+
+/// Locks a group; a panic while it was held leaves it usable (its instance is checked anyway).
+pub(crate) fn lock(group: &Mutex<EnvGroup>) -> std::sync::MutexGuard<'_, EnvGroup> {
+    group.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Env for GroupMember {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        let mut out = lock(&self.group).reset_each(&[(self.index, seed)])?;
+        out.pop().expect("one result")
+    }
+
+    fn step(&mut self, action: &str) -> Result<StepOutput> {
+        let mut out = lock(&self.group).step_each(&[(self.index, action)])?;
+        out.pop().expect("one result")
+    }
+
+    fn sample_random_action(&mut self) -> Result<String> {
+        lock(&self.group).call_member(self.index, "sample_random_action", &mut |s, api, h| {
+            api.geode_env_env()
+                .instance()
+                .call_sample_random_action(s, h)
+        })
+    }
+
+    fn get_state(&mut self) -> Result<Vec<u8>> {
+        lock(&self.group).call_member(self.index, "get_state", &mut |s, api, h| {
+            api.geode_env_env().instance().call_get_state(s, h)
+        })
+    }
+
+    fn set_state(&mut self, state: &[u8]) -> Result<()> {
+        let mut group = lock(&self.group);
+        group.call_member(self.index, "set_state", &mut |s, api, h| {
+            api.geode_env_env().instance().call_set_state(s, h, state)
+        })?;
+        group.episode_generation[self.index] = Some(group.generation);
+        Ok(())
+    }
+
+    fn group_member(&self) -> Option<(&Arc<Mutex<EnvGroup>>, usize)> {
+        Some((&self.group, self.index))
+    }
+
+    /// A twin outside the group, with an instance of its own.
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
+        let (plugin, config, limits) = {
+            let group = lock(&self.group);
+            let recipe = &group.recipe;
+            (
+                recipe.plugin.clone(),
+                recipe.config_json.clone(),
+                group.member_limits.clone(),
+            )
+        };
+        let mut twin = ComponentEnv::new(plugin, &self.id, config, limits)?;
+        if same_state {
+            let state = self.get_state()?;
+            twin.set_state(&state)?;
+        }
+        Ok(Box::new(twin))
+    }
+}

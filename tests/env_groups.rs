@@ -1,0 +1,179 @@
+//! Env groups: several envs sharing one component instance, stepped with one call per group.
+//! A grouped vector env must behave exactly like an ungrouped one, except that a failure ends
+//! the episodes of the whole group.
+
+use geode_runtime::{Actions, AutoresetMode, Error, VecSpec, VectorEnv, VectorStep, WrapperSpec};
+use geode_tests::registry;
+
+const GUESS: &str = "game:GuessTheNumber-v0-hard";
+
+fn guess_vec(n: usize, group_size: usize, mode: AutoresetMode) -> VectorEnv {
+    let spec = VecSpec {
+        autoreset: mode,
+        group_size,
+        ..VecSpec::uniform(GUESS, n, 7)
+    };
+    registry().make_vec(&spec).unwrap()
+}
+
+/// Guesses drawn from a fixed LCG, some of them malformed.
+fn guesses(n: usize, round: u64) -> Vec<String> {
+    (0..n as u64)
+        .map(|i| {
+            let x = (round * 131 + i * 17).wrapping_mul(2_654_435_761) >> 7;
+            match x % 23 {
+                0 => "no guess".to_owned(),
+                k => format!("\\boxed{{{}}}", 1 + (x + k) % 50),
+            }
+        })
+        .collect()
+}
+
+/// Everything a step returns that users can see, per slot.
+fn visible(s: &VectorStep) -> Vec<String> {
+    (0..s.indices.len())
+        .map(|i| {
+            format!(
+                "{}|{}|{}|{}|{}|{:?}|{:?}|{}",
+                s.observations[i],
+                s.rewards[i],
+                s.terminated[i],
+                s.truncated[i],
+                s.infos[i].as_json(),
+                s.final_observations[i],
+                s.final_infos[i].as_ref().map(|i| i.as_json().to_owned()),
+                s.errors[i].is_some()
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn grouped_vectors_step_exactly_like_ungrouped_ones() {
+    for mode in [AutoresetMode::SameStep, AutoresetMode::NextStep] {
+        // 10 envs in groups of 4: two full groups and one of 2.
+        let mut plain = guess_vec(10, 1, mode);
+        let mut grouped = guess_vec(10, 4, mode);
+        assert_eq!(plain.reset(None).unwrap(), grouped.reset(None).unwrap());
+        let mut episodes_ended = 0;
+        for round in 0..200 {
+            let actions = guesses(10, round);
+            let a = plain.step(Actions::All(&actions)).unwrap();
+            let b = grouped.step(Actions::All(&actions)).unwrap();
+            assert_eq!(visible(&a), visible(&b), "{mode:?}, round {round}");
+            episodes_ended += a.terminated.iter().filter(|t| **t).count();
+        }
+        assert!(episodes_ended > 50, "the trace covers many autoresets");
+    }
+}
+
+#[test]
+fn partial_steps_and_single_slot_calls_reach_group_members() {
+    let mut plain = guess_vec(6, 1, AutoresetMode::SameStep);
+    let mut grouped = guess_vec(6, 3, AutoresetMode::SameStep);
+    plain.reset(None).unwrap();
+    grouped.reset(None).unwrap();
+    for round in 0..30 {
+        let pairs: Vec<(usize, String)> = [4, 1].into_iter().zip(guesses(2, round)).collect();
+        let a = plain.step(Actions::Some(&pairs)).unwrap();
+        let b = grouped.step(Actions::Some(&pairs)).unwrap();
+        assert_eq!(visible(&a), visible(&b), "round {round}");
+    }
+    let state = grouped.env_mut(4).unwrap().get_state().unwrap();
+    let mut twin = grouped.env_mut(4).unwrap().spawn(true).unwrap();
+    assert_eq!(twin.get_state().unwrap(), state);
+    let sampled = grouped.env_mut(2).unwrap().sample_random_action().unwrap();
+    assert!(sampled.starts_with("\\boxed{"), "{sampled}");
+}
+
+#[test]
+fn a_trap_ends_every_episode_of_its_group_and_no_other() {
+    let spec = VecSpec {
+        group_size: 3,
+        ..VecSpec::uniform("hostile:healthy", 4, 0)
+    };
+    // Slots 0-2 share an instance; slot 3 is a group of its own.
+    let mut vec = registry().make_vec(&spec).unwrap();
+    vec.reset(None).unwrap();
+    let s = vec
+        .step(Actions::All(&["a", "trap", "c", "d"].map(String::from)))
+        .unwrap();
+    for i in 0..3 {
+        let error = s.errors[i].as_ref().expect("the whole group fails");
+        assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
+        assert!(error.to_string().contains("asked to trap"), "{error}");
+        // Rebuilt on a fresh instance: a new episode, reported as truncated.
+        assert_eq!(s.observations[i], "hostile:healthy ready");
+        assert!(s.truncated[i] && s.rewards[i] == 0.0);
+    }
+    assert!(s.errors[3].is_none());
+    assert_eq!(s.observations[3], "step 1 got d");
+    let s = vec
+        .step(Actions::All(&["a", "b", "c", "d"].map(String::from)))
+        .unwrap();
+    assert!(s.errors.iter().all(Option::is_none));
+    assert_eq!(
+        s.observations[..3],
+        ["step 1 got a", "step 1 got b", "step 1 got c"]
+    );
+    assert_eq!(s.observations[3], "step 2 got d");
+}
+
+#[test]
+fn a_member_reset_alone_after_a_failure_leaves_its_siblings_told() {
+    let spec = VecSpec {
+        group_size: 2,
+        ..VecSpec::uniform("hostile:healthy", 2, 0)
+    };
+    let mut vec = registry().make_vec(&spec).unwrap();
+    vec.reset(None).unwrap();
+    // A trap through a single-slot call discards the shared instance...
+    let error = vec.env_mut(0).unwrap().step("trap").unwrap_err();
+    assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
+    vec.env_mut(0).unwrap().reset(None).unwrap();
+    // ...so the sibling's episode is gone: it reports that, and restarts.
+    let s = vec
+        .step(Actions::All(&["a", "b"].map(String::from)))
+        .unwrap();
+    assert_eq!(s.observations[0], "step 1 got a");
+    let error = s.errors[1].as_ref().expect("the sibling lost its episode");
+    assert!(
+        error.to_string().contains("env group was rebuilt"),
+        "{error}"
+    );
+    assert_eq!(s.observations[1], "hostile:healthy ready");
+}
+
+#[test]
+fn groups_refuse_wrappers_and_budgets_scale_with_the_group() {
+    let spec = VecSpec {
+        group_size: 4,
+        wrappers: vec![WrapperSpec::EpisodeTracking],
+        ..VecSpec::uniform(GUESS, 4, 0)
+    };
+    let error = registry().make_vec(&spec).err().expect("refused");
+    assert!(
+        matches!(&error, Error::InvalidArgument(m) if m.contains("group_size")),
+        "{error}"
+    );
+    // An endless loop in one member still ends: the group's fuel is the members' budgets summed.
+    let spec = VecSpec {
+        group_size: 2,
+        ids: vec!["hostile:spin".into(), "hostile:spin".into()],
+        ..VecSpec::uniform("hostile:spin", 2, 0)
+    };
+    let mut vec = registry().make_vec(&spec).unwrap();
+    vec.reset(None).unwrap();
+    let started = std::time::Instant::now();
+    let s = vec
+        .step(Actions::All(&["a", "b"].map(String::from)))
+        .unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    for error in &s.errors {
+        let error = error.as_ref().expect("out of fuel");
+        assert!(
+            matches!(error, Error::OutOfFuel { budget, .. } if *budget == 2_000_000_000),
+            "{error}"
+        );
+    }
+}
