@@ -5,7 +5,7 @@ Runs GEM's SyncVectorEnv and AsyncVectorEnv (pip `gem-llm`, installed into a pri
 first use) and geode's sync vector env and async pool (`cargo bench --bench vector_throughput`)
 with pre-generated random actions and SameStep autoreset, then prints steps/s and the ratios.
 
-    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3]
+    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3] [--group 1]
 
 Two-thread rates on small VMs vary from run to run (the same binary can land ~40% apart), so
 every cell is measured `--repeat` times: the table shows medians, and the ranges follow it.
@@ -64,10 +64,11 @@ def gem_rate(python: Path, n: int, seconds: float, mode: str) -> float:
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
 
 
-def geode_rates(envs: list[int], steps: int) -> dict:
+def geode_rates(envs: list[int], steps: int, group: int) -> dict:
     cmd = [
         "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
         "--json", "--envs", ",".join(map(str, envs)), "--threads", "1,2", "--steps", str(steps),
+        "--group", str(group),
     ]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
     rates = {}
@@ -84,13 +85,15 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="GEM measuring time per cell")
     parser.add_argument("--steps", type=int, default=2_000_000, help="geode steps per cell")
     parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
+    parser.add_argument("--group", type=int, default=1,
+                        help="geode's VecSpec::group_size (envs per component instance)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 
     python = ensure_gem()
     runs = []  # per repetition: {n: {column: rate}}
     for _ in range(args.repeat):
-        geode = geode_rates(envs, args.steps)
+        geode = geode_rates(envs, args.steps, args.group)
         rates = {}
         for n in envs:
             one, two = geode[(n, 1)], geode[(n, 2)]
@@ -112,7 +115,7 @@ def main() -> None:
         return f"{format(min(values), fmt)}-{format(max(values), fmt)}"
 
     print(f"GuessTheNumber-hard, SameStep autoreset, random actions, {os.cpu_count()} cores, "
-          f"median of {args.repeat} runs")
+          f"median of {args.repeat} runs, geode group_size {args.group}")
     header = ("envs", "GEM sync", "GEM async", "geode sync 1T", "geode sync 2T", "geode async 2T",
               "sync/GEM", "async/GEM async", "2T/1T")
     print("| " + " | ".join(header) + " |")

@@ -29,10 +29,12 @@ RUNNER = r"""
 import asyncio, importlib, json, random, sys, time, types
 sys.modules.setdefault("requests", types.ModuleType("requests"))
 module, env_id, n, seconds, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+group = int(sys.argv[6]) if len(sys.argv) > 6 else 1
 gem = importlib.import_module(module)
 rng = random.Random(1234)
 batches = [["\\boxed{%d}" % rng.randint(1, 50) for _ in range(n)] for _ in range(64)]
-vec = gem.make_vec([env_id] * n, async_mode=mode != "sync", seed=0)
+extra = {"group_size": group} if group > 1 else {}  # geode only: envs sharing an instance
+vec = gem.make_vec([env_id] * n, async_mode=mode != "sync", seed=0, **extra)
 vec.reset(seed=0)
 
 def timed(loop):
@@ -85,9 +87,9 @@ def ensure_geode() -> Path:
     return GEODE_PYTHON
 
 
-def rate(python: Path, module: str, n: int, seconds: float, mode: str) -> float:
+def rate(python: Path, module: str, n: int, seconds: float, mode: str, group: int = 1) -> float:
     out = subprocess.run(
-        [str(python), "-c", RUNNER, module, ENV_ID, str(n), str(seconds), mode],
+        [str(python), "-c", RUNNER, module, ENV_ID, str(n), str(seconds), mode, str(group)],
         capture_output=True, text=True, check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
@@ -98,12 +100,14 @@ def main() -> None:
     parser.add_argument("--envs", default="16,64,256")
     parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per cell")
     parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
+    parser.add_argument("--group", type=int, default=1,
+                        help="geode's group_size (envs per component instance)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 
     gem_python, geode_python = ensure_gem(), ensure_geode()
     print(f"{ENV_ID}, SameStep autoreset, random actions, steps/s through Python, "
-          f"{os.cpu_count()} cores, median of {args.repeat} runs")
+          f"{os.cpu_count()} cores, median of {args.repeat} runs, geode group_size {args.group}")
     header = ("envs", "GEM sync", "geode sync", "ratio", "GEM async", "geode async", "ratio",
               "geode send/recv", "geode step_async")
     print("| " + " | ".join(header) + " |")
@@ -115,10 +119,10 @@ def main() -> None:
             runs.append({
                 "gem_sync": rate(gem_python, "gem", n, args.seconds, "sync"),
                 "gem_async": rate(gem_python, "gem", n, args.seconds, "async"),
-                "sync": rate(geode_python, "geode", n, args.seconds, "sync"),
-                "async": rate(geode_python, "geode", n, args.seconds, "async"),
-                "send_recv": rate(geode_python, "geode", n, args.seconds, "send_recv"),
-                "step_async": rate(geode_python, "geode", n, args.seconds, "step_async"),
+                "sync": rate(geode_python, "geode", n, args.seconds, "sync", args.group),
+                "async": rate(geode_python, "geode", n, args.seconds, "async", args.group),
+                "send_recv": rate(geode_python, "geode", n, args.seconds, "send_recv", args.group),
+                "step_async": rate(geode_python, "geode", n, args.seconds, "step_async", args.group),
             })
         for run in runs:
             run["sync_ratio"] = run["sync"] / run["gem_sync"]

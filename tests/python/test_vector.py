@@ -161,3 +161,22 @@ def test_close(gem, async_mode):
     vec.close()
     with pytest.raises(gem.InvalidStateError, match="closed"):
         vec.step(["\\boxed{1}"] * 2)
+
+
+def test_group_size_steps_like_separate_instances(gem, async_mode):
+    """Envs sharing a component instance (group_size) return what separate instances return."""
+    actions = [[f"\\boxed{{{(r * 7 + i * 3) % 11}}}" for i in range(5)] for r in range(40)]
+    runs = []
+    for group_size in (1, 2):
+        vec = gem.make_vec([EASY] * 5, async_mode=async_mode, seed=3, group_size=group_size)
+        trace = [vec.reset()[0]]
+        for batch in actions:
+            obs, rewards, terminations, truncations, infos = vec.step(batch)
+            trace.append((obs, rewards.tolist(), terminations.tolist(), truncations.tolist(), infos))
+        runs.append(trace)
+    assert runs[0] == runs[1]
+
+
+def test_group_size_refuses_wrappers(gem):
+    with pytest.raises(gem.InvalidArgumentError, match="group_size"):
+        gem.make_vec([EASY] * 4, wrappers=["episode_tracking"], group_size=2)

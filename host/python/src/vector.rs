@@ -15,9 +15,10 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Makes one env per id (config `configs[i]`, the native `wrappers` in order) and returns a
 /// `VectorEnv`, or an `AsyncPool` with `num_threads` workers (0: one per core) when
-/// `async_mode`. Seeding is left to the caller (`reset_some`).
+/// `async_mode`; `group_size` above 1 puts envs in groups sharing an instance (see
+/// `VecSpec::group_size`). Seeding is left to the caller (`reset_some`).
 #[pyfunction]
-#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0))]
+#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=1))]
 #[allow(clippy::too_many_arguments)]
 pub fn make_vec(
     py: Python<'_>,
@@ -28,6 +29,7 @@ pub fn make_vec(
     limits: Option<&Bound<'_, PyDict>>,
     async_mode: bool,
     num_threads: usize,
+    group_size: usize,
 ) -> PyResult<Py<PyAny>> {
     let mode: AutoresetMode = autoreset_mode.parse().py_err(py)?;
     let wrappers = registry::wrapper_specs(wrappers)?;
@@ -53,12 +55,7 @@ pub fn make_vec(
     }
     let envs = py
         .detach(|| -> Result<Vec<Box<dyn Env>>> {
-            let registry = registry::current()?;
-            env_ids
-                .iter()
-                .zip(&configs)
-                .map(|(id, config)| registry.make_stack(id, config, &wrappers, &limits))
-                .collect()
+            registry::current()?.make_envs(&env_ids, &configs, &wrappers, &limits, group_size)
         })
         .py_err(py)?;
     if async_mode {
