@@ -105,14 +105,15 @@ fn random_bytes_are_not_a_plugin() {
 
 #[test]
 fn core_module_and_empty_component_are_not_plugins() {
-    let error = load(b"(module)");
+    // The binary encodings of `(module)` and `(component)`.
+    let error = load(b"\0asm\x01\0\0\0");
     assert!(
         error
             .to_string()
             .contains("not a valid WebAssembly component"),
         "{error}"
     );
-    let error = load(b"(component)");
+    let error = load(b"\0asm\x0d\0\x01\0");
     assert!(
         error
             .to_string()
