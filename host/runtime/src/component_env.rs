@@ -5,7 +5,7 @@
 //! plugin's pre-instantiated template (microseconds), so a bad episode never poisons the next.
 
 use crate::bindings::env_world::EnvPlugin;
-use crate::bindings::env_world::geode::env::types::EnvError;
+use crate::bindings::env_world::geode::env::types::{EnvError, StepResult};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::guard::{self, GuestCall, Live};
 use crate::limits::Limits;
@@ -126,6 +126,17 @@ impl ComponentEnv {
     }
 }
 
+/// A guest's step result with its validated info, as the host's [`StepOutput`].
+pub(crate) fn step_output(out: StepResult, info: Info) -> StepOutput {
+    StepOutput {
+        observation: out.observation,
+        reward: out.reward,
+        terminated: out.terminated,
+        truncated: out.truncated,
+        info,
+    }
+}
+
 type EnvCall<R> = wasmtime::Result<std::result::Result<R, EnvError>>;
 
 impl Env for ComponentEnv {
@@ -165,7 +176,7 @@ impl Env for ComponentEnv {
                 message: "step called before reset".into(),
             });
         }
-        let out = self.call("step", &mut |store, api, h| {
+        let mut out = self.call("step", &mut |store, api, h| {
             api.geode_env_env().instance().call_step(store, h, action)
         })?;
         self.check_len(
@@ -180,14 +191,8 @@ impl Env for ComponentEnv {
                 format!("reward must be a finite number, got {}", out.reward),
             ));
         }
-        let info = self.check_info("step", out.info)?;
-        Ok(StepOutput {
-            observation: out.observation,
-            reward: out.reward,
-            terminated: out.terminated,
-            truncated: out.truncated,
-            info,
-        })
+        let info = self.check_info("step", std::mem::take(&mut out.info))?;
+        Ok(step_output(out, info))
     }
 
     fn sample_random_action(&mut self) -> Result<String> {

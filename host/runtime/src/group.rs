@@ -288,7 +288,7 @@ impl EnvGroup {
         })
     }
 
-    fn accept_step(&mut self, i: usize, out: StepResult) -> Result<StepOutput> {
+    fn accept_step(&mut self, i: usize, mut out: StepResult) -> Result<StepOutput> {
         self.check_len("step", out.observation.len())?;
         if !out.reward.is_finite() {
             return Err(self.violation(
@@ -296,14 +296,8 @@ impl EnvGroup {
                 format!("reward must be a finite number, got {}", out.reward),
             ));
         }
-        let info = self.check_info(i, "step", out.info)?;
-        Ok(StepOutput {
-            observation: out.observation,
-            reward: out.reward,
-            terminated: out.terminated,
-            truncated: out.truncated,
-            info,
-        })
+        let info = self.check_info(i, "step", std::mem::take(&mut out.info))?;
+        Ok(crate::component_env::step_output(out, info))
     }
 
     fn check_members(&self, mut indices: impl Iterator<Item = usize>) -> Result<()> {
