@@ -177,3 +177,66 @@ fn groups_refuse_wrappers_and_budgets_scale_with_the_group() {
         );
     }
 }
+
+/// Per slot, everything its results showed, in order.
+fn pool_trace(group_size: usize, threads: usize) -> Vec<Vec<String>> {
+    use std::time::Duration;
+    let n = 10;
+    let spec = VecSpec {
+        group_size,
+        ..VecSpec::uniform(GUESS, n, 7)
+    };
+    let pool = registry().make_pool(&spec, threads).unwrap();
+    pool.send_reset((0..n).map(|i| (i, Some(7 + i as u64))).collect())
+        .unwrap();
+    let mut trace: Vec<Vec<String>> = vec![Vec::new(); n];
+    let mut record = |done: Vec<geode_runtime::Completed>| {
+        for c in done {
+            let s = &c.step;
+            trace[c.index].push(format!(
+                "{}|{}|{}|{}|{}|{:?}|{}",
+                s.observation,
+                s.reward,
+                s.terminated,
+                s.truncated,
+                s.info.as_json(),
+                s.final_observation,
+                s.error.is_some()
+            ));
+        }
+    };
+    record(pool.recv(n, Some(Duration::from_secs(30))));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    for round in 0..60 {
+        let actions = guesses(n, round);
+        // Uneven pieces, so batches cover parts of groups and several groups at once.
+        let mut pairs: Vec<(usize, String)> = actions.into_iter().enumerate().collect();
+        let last = pairs.pop().unwrap();
+        let tail = pairs.split_off(3);
+        pool.send(pairs).unwrap();
+        pool.send(tail).unwrap();
+        // Slot 9 (in a group of 2 when grouped by 4) goes through the per-episode API.
+        let single = runtime.block_on(pool.step_one(last.0, last.1)).unwrap();
+        record(vec![geode_runtime::Completed {
+            index: 9,
+            step: single,
+        }]);
+        record(pool.recv(n - 1, Some(Duration::from_secs(30))));
+    }
+    trace
+}
+
+#[test]
+fn grouped_async_pools_give_each_slot_the_results_of_an_ungrouped_one() {
+    let plain = pool_trace(1, 2);
+    for (group_size, threads) in [(4, 2), (4, 1), (10, 3)] {
+        assert_eq!(
+            plain,
+            pool_trace(group_size, threads),
+            "groups of {group_size}"
+        );
+    }
+    assert!(plain.iter().all(|t| t.len() == 61));
+}

@@ -51,4 +51,6 @@ pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use registry::{BUILTIN_PLUGINS, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec};
-pub use vector::{Actions, AsyncPool, AutoresetMode, Slot, SlotStep, VectorEnv, VectorStep};
+pub use vector::{
+    Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, VectorEnv, VectorStep,
+};

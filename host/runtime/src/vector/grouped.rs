@@ -1,6 +1,7 @@
-//! Stepping the slots of one env group with (at most) two calls into the guest: one steps every
+//! Stepping slots of one env group with (at most) two calls into the guest: one steps every
 //! member that steps, one resets every member whose episode ended or failed. The outcome of
-//! each slot is the one [`Slot::advance`] gives, autoreset included.
+//! each slot is the one [`Slot::advance`] gives, autoreset included. The sync vector env steps
+//! whole groups this way; the async pool steps whichever members have actions waiting.
 
 use super::slot::{AutoresetMode, Plan, Slot, SlotStep};
 use crate::env::{Info, StepOutput};
@@ -20,22 +21,28 @@ enum Pending {
     Failed(Error),
 }
 
-/// Advances `slots`, which are `group`'s members in member order, with one action each.
+/// Advances `slots` with one action each. `members[k]` is the member index of `slots[k]` in
+/// `group` (distinct members, in any order).
 pub(crate) fn advance_group(
     group: &Mutex<EnvGroup>,
-    slots: &mut [Slot],
+    members: &[usize],
+    slots: &mut [&mut Slot],
     actions: &[&str],
     mode: AutoresetMode,
 ) -> Vec<SlotStep> {
+    debug_assert!(members.len() == slots.len() && slots.len() == actions.len());
     let mut group = lock(group);
     let mut pending: Vec<Option<Pending>> = Vec::with_capacity(slots.len());
+    // Positions in `slots` and (member, action) pairs of the members that step.
+    let mut stepping: Vec<usize> = Vec::with_capacity(slots.len());
     let mut to_step: Vec<(usize, &str)> = Vec::with_capacity(slots.len());
     for (i, (slot, &action)) in slots.iter().zip(actions).enumerate() {
         pending.push(match slot.plan(mode) {
             Plan::Refuse(error) => Some(Pending::Done(SlotStep::refused(error))),
             Plan::ResetOnly => Some(Pending::ResetOnly),
             Plan::Step => {
-                to_step.push((i, action));
+                stepping.push(i);
+                to_step.push((members[i], action));
                 None
             }
         });
@@ -43,7 +50,7 @@ pub(crate) fn advance_group(
     if !to_step.is_empty() {
         match group.step_each(&to_step) {
             Ok(outputs) => {
-                for (&(i, _), output) in to_step.iter().zip(outputs) {
+                for (&i, output) in stepping.iter().zip(outputs) {
                     pending[i] = Some(match output {
                         Ok(out) => match slots[i].after_step(out, mode) {
                             Ok(step) => Pending::Done(step),
@@ -58,29 +65,28 @@ pub(crate) fn advance_group(
             }
             Err(error) => {
                 let shared = SharedFailure(error);
-                for &(i, _) in &to_step {
+                for &i in &stepping {
                     pending[i] = Some(Pending::Failed(shared.for_member()));
                 }
             }
         }
     }
-    let resets: Vec<(usize, Option<u64>)> = pending
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| !matches!(p, Some(Pending::Done(_))))
-        .map(|(i, _)| (i, None))
+    let resetting: Vec<usize> = (0..pending.len())
+        .filter(|&i| !matches!(pending[i], Some(Pending::Done(_))))
         .collect();
     let mut fresh: Vec<Option<Result<(String, Info)>>> = (0..slots.len()).map(|_| None).collect();
-    if !resets.is_empty() {
+    if !resetting.is_empty() {
+        let resets: Vec<(usize, Option<u64>)> =
+            resetting.iter().map(|&i| (members[i], None)).collect();
         match group.reset_each(&resets) {
             Ok(outputs) => {
-                for (&(i, _), output) in resets.iter().zip(outputs) {
+                for (&i, output) in resetting.iter().zip(outputs) {
                     fresh[i] = Some(output.map(|out| (out.observation, out.info)));
                 }
             }
             Err(error) => {
                 let shared = SharedFailure(error);
-                for &(i, _) in &resets {
+                for &i in &resetting {
                     fresh[i] = Some(Err(shared.for_member()));
                 }
             }

@@ -1,9 +1,14 @@
 //! [`AsyncPool`]: EnvPool-style asynchronous stepping. `send` hands actions to worker threads
 //! and returns at once; `recv` returns whichever slots finished first. Each episode moves at its
 //! own pace: a slow step holds back only its own slot.
+//!
+//! Members of an env group are served together: the jobs waiting for a group's members when a
+//! worker takes the group up run as one batch, with one step call into the guest.
 
+use super::grouped;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
+use crate::group::EnvGroup;
 use crate::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -24,6 +29,34 @@ enum Job {
     Reset(Option<u64>),
 }
 
+/// One unit of work for a pool thread.
+enum Work {
+    /// A job for a slot outside any env group.
+    Slot(usize, Job, Reply),
+    /// Whatever jobs wait for the members of env group number `n` (see [`GroupQueue`]).
+    Group(usize),
+}
+
+/// The jobs waiting for one env group's members. At most one [`Work::Group`] for the group is
+/// queued or running at a time; jobs sent meanwhile wait for the next one.
+struct GroupQueue {
+    group: Arc<Mutex<EnvGroup>>,
+    waiting: Mutex<Waiting>,
+}
+
+#[derive(Default)]
+struct Waiting {
+    jobs: Vec<(usize, Job, Reply)>,
+    /// A [`Work::Group`] for this group is queued or running.
+    queued: bool,
+}
+
+impl GroupQueue {
+    fn lock(&self) -> MutexGuard<'_, Waiting> {
+        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
 /// Where a finished job's result goes.
 enum Reply {
     /// The shared completion queue read by `recv`.
@@ -35,6 +68,12 @@ enum Reply {
 struct Shared {
     slots: Vec<Mutex<Slot>>,
     in_flight: Vec<AtomicBool>,
+    /// Per slot: its env group's number in `groups` and its member index there.
+    membership: Vec<Option<(usize, usize)>>,
+    groups: Vec<GroupQueue>,
+    /// Queues a group's next batch from a worker (weak: dropping the pool still ends the
+    /// workers).
+    requeue: flume::WeakSender<Work>,
     /// The [`AutoresetMode`] as its index in [`MODES`], changeable while the pool runs.
     mode: AtomicU8,
     done: Completions,
@@ -96,8 +135,12 @@ impl Completions {
     }
 
     fn push(&self, done: Completed) {
+        self.push_all(std::iter::once(done));
+    }
+
+    fn push_all(&self, done: impl IntoIterator<Item = Completed>) {
         let mut ready = self.lock();
-        ready.results.push(done);
+        ready.results.extend(done);
         let n = ready.results.len();
         let (sync_full, async_full) = (
             ready.wanted != 0 && n >= ready.wanted,
@@ -117,7 +160,7 @@ impl Completions {
 /// called from any thread; `recv_async` and `step_one` from async code (tokio or any executor).
 pub struct AsyncPool {
     shared: Arc<Shared>,
-    jobs: Option<flume::Sender<(usize, Job, Reply)>>,
+    jobs: Option<flume::Sender<Work>>,
     workers: Vec<std::thread::JoinHandle<()>>,
 }
 
@@ -125,10 +168,32 @@ impl AsyncPool {
     /// A pool over `envs` with `threads` workers (0 = one per core).
     pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, threads: usize) -> Result<Self> {
         let in_flight = envs.iter().map(|_| AtomicBool::new(false)).collect();
+        let mut groups: Vec<GroupQueue> = Vec::new();
+        let membership = envs
+            .iter()
+            .map(|env| {
+                let (group, member) = env.group_member()?;
+                let n = match groups.iter().position(|q| Arc::ptr_eq(&q.group, group)) {
+                    Some(n) => n,
+                    None => {
+                        groups.push(GroupQueue {
+                            group: group.clone(),
+                            waiting: Mutex::default(),
+                        });
+                        groups.len() - 1
+                    }
+                };
+                Some((n, member))
+            })
+            .collect();
         let slots = envs.into_iter().map(|e| Mutex::new(Slot::new(e))).collect();
+        let (jobs, queue) = flume::unbounded::<Work>();
         let shared = Arc::new(Shared {
             slots,
             in_flight,
+            membership,
+            groups,
+            requeue: jobs.downgrade(),
             mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
         });
@@ -137,7 +202,6 @@ impl AsyncPool {
         } else {
             threads
         };
-        let (jobs, queue) = flume::unbounded::<(usize, Job, Reply)>();
         let mut workers = Vec::with_capacity(threads);
         for i in 0..threads {
             let shared = shared.clone();
@@ -145,8 +209,11 @@ impl AsyncPool {
             let worker = std::thread::Builder::new()
                 .name(format!("geode-pool-{i}"))
                 .spawn(move || {
-                    while let Some((index, job, reply)) = next_job(&queue) {
-                        shared.finish(index, job, reply);
+                    while let Some(work) = next_job(&queue) {
+                        match work {
+                            Work::Slot(index, job, reply) => shared.finish(index, job, reply),
+                            Work::Group(n) => shared.run_group(n),
+                        }
                     }
                 })
                 .map_err(|e| Error::Internal(format!("cannot start pool threads: {e}")))?;
@@ -224,13 +291,31 @@ impl AsyncPool {
             }
             claimed.push(*i);
         }
-        let queue = self.jobs.as_ref().expect("pool is running");
         for (index, job) in jobs {
-            queue
-                .send((index, job, Reply::Queue))
-                .map_err(|_| Error::Internal("pool workers stopped".into()))?;
+            self.submit(index, job, Reply::Queue)?;
         }
         Ok(())
+    }
+
+    /// Queues a job for a claimed slot: on its own, or with its env group's waiting jobs.
+    fn submit(&self, index: usize, job: Job, reply: Reply) -> Result<()> {
+        let work = match self.shared.membership[index] {
+            Some((n, _)) => {
+                let mut waiting = self.shared.groups[n].lock();
+                waiting.jobs.push((index, job, reply));
+                if waiting.queued {
+                    return Ok(());
+                }
+                waiting.queued = true;
+                Work::Group(n)
+            }
+            None => Work::Slot(index, job, reply),
+        };
+        self.jobs
+            .as_ref()
+            .expect("pool is running")
+            .send(work)
+            .map_err(|_| Error::Internal("pool workers stopped".into()))
     }
 
     fn claim(&self, index: usize) -> Result<()> {
@@ -296,10 +381,7 @@ impl AsyncPool {
     pub async fn step_one(&self, index: usize, action: String) -> Result<SlotStep> {
         self.claim(index)?;
         let (tx, rx) = flume::bounded(1);
-        let queue = self.jobs.as_ref().expect("pool is running");
-        queue
-            .send((index, Job::Step(action), Reply::One(tx)))
-            .map_err(|_| Error::Internal("pool workers stopped".into()))?;
+        self.submit(index, Job::Step(action), Reply::One(tx))?;
         rx.recv_async()
             .await
             .map_err(|_| Error::Internal("pool worker stopped".into()))
@@ -344,6 +426,65 @@ impl Shared {
             Reply::One(tx) => {
                 let _ = tx.send(step);
             }
+        }
+    }
+
+    /// Runs the jobs waiting for env group `n`: its steps in one batch, resets one by one. Jobs
+    /// that arrive meanwhile go back on the queue as the group's next batch.
+    fn run_group(&self, n: usize) {
+        let queue = &self.groups[n];
+        let jobs = std::mem::take(&mut queue.lock().jobs);
+        let mut steps: Vec<(usize, String, Reply)> = Vec::with_capacity(jobs.len());
+        let mut results: Vec<(usize, SlotStep, Reply)> = Vec::with_capacity(jobs.len());
+        for (index, job, reply) in jobs {
+            match job {
+                Job::Step(action) => steps.push((index, action, reply)),
+                reset @ Job::Reset(_) => results.push((index, self.execute(index, reset), reply)),
+            }
+        }
+        if !steps.is_empty() {
+            let mut guards: Vec<MutexGuard<'_, Slot>> = steps
+                .iter()
+                .map(|(index, ..)| self.slots[*index].lock().unwrap_or_else(|p| p.into_inner()))
+                .collect();
+            let mut slots: Vec<&mut Slot> = guards.iter_mut().map(|g| &mut **g).collect();
+            let members: Vec<usize> = steps
+                .iter()
+                .map(|(index, ..)| self.membership[*index].map_or(0, |(_, member)| member))
+                .collect();
+            let actions: Vec<&str> = steps.iter().map(|(_, action, _)| action.as_str()).collect();
+            let outcomes =
+                grouped::advance_group(&queue.group, &members, &mut slots, &actions, self.mode());
+            drop(slots);
+            drop(guards);
+            for ((index, _, reply), step) in steps.into_iter().zip(outcomes) {
+                results.push((index, step, reply));
+            }
+        }
+        self.deliver(results);
+        let mut waiting = queue.lock();
+        if waiting.jobs.is_empty() {
+            waiting.queued = false;
+        } else if let Some(requeue) = self.requeue.upgrade() {
+            drop(waiting);
+            let _ = requeue.send(Work::Group(n));
+        }
+    }
+
+    /// Frees the slots of finished jobs and hands their results over.
+    fn deliver(&self, results: Vec<(usize, SlotStep, Reply)>) {
+        let mut queued = Vec::with_capacity(results.len());
+        for (index, step, reply) in results {
+            self.in_flight[index].store(false, Ordering::Release);
+            match reply {
+                Reply::Queue => queued.push(Completed { index, step }),
+                Reply::One(tx) => {
+                    let _ = tx.send(step);
+                }
+            }
+        }
+        if !queued.is_empty() {
+            self.done.push_all(queued);
         }
     }
 }

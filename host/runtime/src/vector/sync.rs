@@ -265,7 +265,11 @@ impl VectorEnv {
         let per_run = parallel::map_zip(&mut units, &actions, |(slots, group), actions| {
             let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
             match group {
-                Some(group) => grouped::advance_group(group, slots, &actions, mode),
+                Some(group) => {
+                    let members: Vec<usize> = (0..slots.len()).collect();
+                    let mut slots: Vec<&mut Slot> = slots.iter_mut().collect();
+                    grouped::advance_group(group, &members, &mut slots, &actions, mode)
+                }
                 None => slots
                     .iter_mut()
                     .zip(actions)
