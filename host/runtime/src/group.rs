@@ -7,8 +7,8 @@
 //! then reports an error and starts over on a fresh instance. Fuel and memory budgets scale
 //! with the group's size. Use groups for plugins you trust not to misbehave.
 
+use crate::batch_results::{BatchResults, Entry};
 use crate::bindings::env_world::EnvPlugin;
-use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::guard;
 use crate::host_state::GuestState;
@@ -23,16 +23,17 @@ use wasmtime::component::{Func, ResourceAny, TypedFunc};
 /// The `batch` export's interface name.
 const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
 
-type StepArgs<'a> = (&'a [(ResourceAny, &'a str)],);
-type StepResults = (Vec<std::result::Result<StepResult, EnvError>>,);
-type ResetArgs<'a> = (&'a [(ResourceAny, Option<u64>)],);
-type ResetResults = (Vec<std::result::Result<ResetResult, EnvError>>,);
+type EnrolArgs = (ResourceAny,);
+type StepArgs<'a> = (&'a [u32], &'a str, &'a [u32]);
+type ResetArgs<'a> = (&'a [u32], &'a [Option<u64>]);
 
 /// A live group instance.
 struct LiveGroup {
     store: Store<GuestState>,
     api: EnvPlugin,
     members: Vec<ResourceAny>,
+    /// Each member's number in the guest's batch table.
+    numbers: Vec<u32>,
     step_each: Func,
     reset_each: Func,
 }
@@ -130,6 +131,7 @@ impl EnvGroup {
                     ))
                 })
         };
+        let enrol = lookup("enrol")?;
         let step_each = lookup("step-each")?;
         let reset_each = lookup("reset-each")?;
         // The signatures are checked once here; calls then skip the check.
@@ -138,13 +140,15 @@ impl EnvGroup {
             call: "instantiate",
             message: format!("its `{BATCH_EXPORT}` export does not match the contract: {e:#}"),
         };
+        let enrol = enrol.typed::<EnrolArgs, (u32,)>(&store).map_err(mismatch)?;
         step_each
-            .typed::<StepArgs<'_>, StepResults>(&store)
+            .typed::<StepArgs<'_>, (BatchResults,)>(&store)
             .map_err(mismatch)?;
         reset_each
-            .typed::<ResetArgs<'_>, ResetResults>(&store)
+            .typed::<ResetArgs<'_>, (BatchResults,)>(&store)
             .map_err(mismatch)?;
         let mut members = Vec::with_capacity(self.size);
+        let mut numbers = Vec::with_capacity(self.size);
         for _ in 0..self.size {
             self.recipe.limits.arm(&mut store);
             let created = api.geode_env_env().call_create(
@@ -152,17 +156,23 @@ impl EnvGroup {
                 &self.recipe.id,
                 &self.recipe.config_json,
             );
-            match created {
-                Ok(Ok(handle)) => members.push(handle),
+            let handle = match created {
+                Ok(Ok(handle)) => handle,
                 Ok(Err(refusal)) => return Err(guard::refused(&self.recipe.id, "create", refusal)),
                 Err(e) => return Err(self.recipe.classify(&store, "create", e)),
-            }
+            };
+            let (number,) = enrol
+                .call(&mut store, (handle,))
+                .map_err(|e| self.recipe.classify(&store, "create", e))?;
+            members.push(handle);
+            numbers.push(number);
         }
         self.generation += 1;
         Ok(LiveGroup {
             store,
             api,
             members,
+            numbers,
             step_each,
             reset_each,
         })
@@ -190,33 +200,36 @@ impl EnvGroup {
             // randomness is per instance, so a group reseeds it from the first seed given.
             live.store.data_mut().reseed(seed);
         }
-        let args: Vec<(ResourceAny, Option<u64>)> = resets
-            .iter()
-            .map(|&(i, seed)| (live.members[i], seed))
-            .collect();
+        let numbers: Vec<u32> = resets.iter().map(|&(i, _)| live.numbers[i]).collect();
+        let seeds: Vec<Option<u64>> = resets.iter().map(|&(_, seed)| seed).collect();
         limits.arm(&mut live.store);
         live.store.data().stderr.clear();
         // SAFETY: the signature was checked when the instance was built.
-        let func: TypedFunc<ResetArgs<'_>, ResetResults> =
+        let func: TypedFunc<ResetArgs<'_>, (BatchResults,)> =
             unsafe { TypedFunc::new_unchecked(live.reset_each) };
-        let results = match func.call(&mut live.store, (&args,)) {
-            Ok((results,)) if results.len() == resets.len() => results,
-            Ok((results,)) => return Err(self.wrong_count("reset", results.len(), resets.len())),
+        let mut results = match func.call(&mut live.store, (&numbers, &seeds)) {
+            Ok((results,)) => results,
             Err(trap) => return Err(self.discard("reset", trap)),
         };
-        let mut outputs = Vec::with_capacity(results.len());
-        for (&(i, _), result) in resets.iter().zip(results) {
-            outputs.push(match result {
-                Ok(out) => {
-                    self.check_len("reset", out.observation.len())?;
-                    let info = self.check_info(i, "reset", out.info)?;
+        let entries = match results.entries(resets.len()) {
+            Ok(entries) => entries,
+            Err(message) => return Err(self.violation("reset", message)),
+        };
+        let mut outputs = Vec::with_capacity(entries.len());
+        for (&(i, _), entry) in resets.iter().zip(entries) {
+            outputs.push(match entry {
+                Entry::Done {
+                    observation, info, ..
+                } => {
+                    self.check_len("reset", observation.len())?;
+                    let info = self.check_info(i, "reset", info)?;
                     self.episode_generation[i] = Some(self.generation);
                     Ok(ResetOutput {
-                        observation: out.observation,
+                        observation: observation.to_owned(),
                         info,
                     })
                 }
-                Err(refusal) => Err(guard::refused(&self.recipe.id, "reset", refusal)),
+                Entry::Refused(refusal) => Err(guard::refused(&self.recipe.id, "reset", refusal)),
             });
         }
         Ok(outputs)
@@ -228,38 +241,63 @@ impl EnvGroup {
     pub fn step_each(&mut self, steps: &[(usize, &str)]) -> Result<Vec<Result<StepOutput>>> {
         self.check_members(steps.iter().map(|s| s.0))?;
         let mut outputs: Vec<Option<Result<StepOutput>>> = Vec::with_capacity(steps.len());
-        let mut args: Vec<(ResourceAny, &str)> = Vec::with_capacity(steps.len());
+        let mut numbers: Vec<u32> = Vec::with_capacity(steps.len());
+        let mut actions = String::with_capacity(steps.iter().map(|s| s.1.len()).sum());
+        let mut ends: Vec<u32> = Vec::with_capacity(steps.len());
         for &(i, action) in steps {
             let refusal = self.refuse_step(i, action);
             if refusal.is_none() {
                 let live = self.live.as_ref().expect("checked by refuse_step");
-                args.push((live.members[i], action));
+                numbers.push(live.numbers[i]);
+                actions.push_str(action);
+                ends.push(u32::try_from(actions.len()).map_err(|_| {
+                    Error::InvalidArgument("a batch's actions exceed 4 GiB".into())
+                })?);
             }
             outputs.push(refusal.map(Err));
         }
-        if !args.is_empty() {
+        if !numbers.is_empty() {
             let limits = self.recipe.limits.clone();
             let live = self.live.as_mut().expect("checked by refuse_step");
             limits.arm(&mut live.store);
             live.store.data().stderr.clear();
             // SAFETY: the signature was checked when the instance was built.
-            let func: TypedFunc<StepArgs<'_>, StepResults> =
+            let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
                 unsafe { TypedFunc::new_unchecked(live.step_each) };
-            let results = match func.call(&mut live.store, (&args,)) {
-                Ok((results,)) if results.len() == args.len() => results,
-                Ok((results,)) => return Err(self.wrong_count("step", results.len(), args.len())),
+            let mut results = match func.call(&mut live.store, (&numbers, &actions, &ends)) {
+                Ok((results,)) => results,
                 Err(trap) => return Err(self.discard("step", trap)),
             };
-            let mut results = results.into_iter();
+            let entries = match results.entries(numbers.len()) {
+                Ok(entries) => entries,
+                Err(message) => return Err(self.violation("step", message)),
+            };
+            let mut entries = entries.into_iter();
             for (output, &(i, _)) in outputs.iter_mut().zip(steps) {
                 if output.is_some() {
                     continue;
                 }
-                let result = results.next().expect("one result per stepped member");
-                *output = Some(match result {
-                    Ok(out) => Ok(self.accept_step(i, out)?),
-                    Err(refusal) => Err(guard::refused(&self.recipe.id, "step", refusal)),
-                });
+                *output = Some(
+                    match entries.next().expect("one entry per stepped member") {
+                        Entry::Done {
+                            observation,
+                            info,
+                            reward,
+                            terminated,
+                            truncated,
+                        } => Ok(self.accept_step(
+                            i,
+                            observation,
+                            info,
+                            reward,
+                            terminated,
+                            truncated,
+                        )?),
+                        Entry::Refused(refusal) => {
+                            Err(guard::refused(&self.recipe.id, "step", refusal))
+                        }
+                    },
+                );
             }
         }
         Ok(outputs
@@ -288,16 +326,30 @@ impl EnvGroup {
         })
     }
 
-    fn accept_step(&mut self, i: usize, mut out: StepResult) -> Result<StepOutput> {
-        self.check_len("step", out.observation.len())?;
-        if !out.reward.is_finite() {
+    fn accept_step(
+        &mut self,
+        i: usize,
+        observation: &str,
+        info: &str,
+        reward: f64,
+        terminated: bool,
+        truncated: bool,
+    ) -> Result<StepOutput> {
+        self.check_len("step", observation.len())?;
+        if !reward.is_finite() {
             return Err(self.violation(
                 "step",
-                format!("reward must be a finite number, got {}", out.reward),
+                format!("reward must be a finite number, got {reward}"),
             ));
         }
-        let info = self.check_info(i, "step", std::mem::take(&mut out.info))?;
-        Ok(crate::component_env::step_output(out, info))
+        let info = self.check_info(i, "step", info)?;
+        Ok(StepOutput {
+            observation: observation.to_owned(),
+            reward,
+            terminated,
+            truncated,
+            info,
+        })
     }
 
     fn check_members(&self, mut indices: impl Iterator<Item = usize>) -> Result<()> {
@@ -321,16 +373,17 @@ impl EnvGroup {
         }
     }
 
-    fn check_info(&mut self, i: usize, call: &'static str, info: String) -> Result<Info> {
+    fn check_info(&mut self, i: usize, call: &'static str, info: &str) -> Result<Info> {
         if !info.is_empty() && info == self.last_info[i] {
-            return Ok(Info::from_validated(info));
+            return Ok(Info::from_validated(info.to_owned()));
         }
         let limit = self.member_limits.max_info_bytes;
         if let Some(error) = self.recipe.oversize(call, "info", info.len(), limit) {
             self.live = None;
             return Err(error);
         }
-        let info = Info::from_json(info).map_err(|message| self.violation(call, message))?;
+        let info =
+            Info::from_json(info.to_owned()).map_err(|message| self.violation(call, message))?;
         self.last_info[i].clear();
         self.last_info[i].push_str(info.as_json());
         Ok(info)
@@ -343,10 +396,6 @@ impl EnvGroup {
             call,
             message,
         }
-    }
-
-    fn wrong_count(&mut self, call: &'static str, got: usize, sent: usize) -> Error {
-        self.violation(call, format!("{got} results for {sent} members"))
     }
 
     fn discard(&mut self, call: &'static str, trap: wasmtime::Error) -> Error {

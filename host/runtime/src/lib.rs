@@ -16,6 +16,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod batch_results;
 mod bindings;
 pub mod cache;
 mod component_env;

@@ -1,27 +1,162 @@
-//! The optional `batch` export: a group of instances stepped or reset in one call, each exactly
-//! as its own `step`/`reset` would.
+//! The optional `batch` export: many instances of one component stepped or reset in one call,
+//! each exactly as its own `step`/`reset` would, with the results packed column by column.
+//!
+//! Instances are named by number in batch calls: [`enrol`] numbers one. Any plugin can serve
+//! the export with [`step_each`] and [`reset_each`] once its instances implement [`Member`].
 
 use crate::Environment;
-use crate::bindings::exports::geode::env::batch::{
-    EnvError, Guest, InstanceBorrow, ResetResult, StepResult,
-};
-use crate::bindings::exports::geode::env::env::GuestInstance;
+use crate::bindings::exports::geode::env::batch::{BatchResults, EnvError, Guest, InstanceBorrow};
+use crate::bindings::exports::geode::env::env::{ResetResult, StepResult};
 use crate::plugin::{Plugin, Slot};
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
 
-impl<E: Environment> Guest for Plugin<E> {
-    fn step_each(steps: Vec<(InstanceBorrow<'_>, String)>) -> Vec<Result<StepResult, EnvError>> {
-        steps
-            .into_iter()
-            .map(|(instance, action)| instance.get::<Slot<E>>().step(action))
+/// An instance as batch calls see it.
+pub trait Member {
+    /// What the instance's own `step` returns for `action`.
+    fn step(&self, action: &str) -> Result<StepResult, EnvError>;
+    /// What the instance's own `reset` returns for `seed`.
+    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError>;
+}
+
+thread_local! {
+    /// Enrolled instances by number. An entry dies with its instance and may be reused.
+    static MEMBERS: RefCell<Vec<Weak<dyn Member>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Numbers `member` for batch calls (the `enrol` export).
+pub fn enrol(member: &Rc<dyn Member>) -> u32 {
+    MEMBERS.with_borrow_mut(|members| {
+        let weak = Rc::downgrade(member);
+        let free = members.iter().position(|m| m.strong_count() == 0);
+        let number = match free {
+            Some(n) => {
+                members[n] = weak;
+                n
+            }
+            None => {
+                members.push(weak);
+                members.len() - 1
+            }
+        };
+        u32::try_from(number).expect("fewer than 2^32 instances")
+    })
+}
+
+/// The live instances numbered `numbers` (`None` for a number no live instance has).
+fn members(numbers: &[u32]) -> Vec<Option<Rc<dyn Member>>> {
+    MEMBERS.with_borrow(|members| {
+        numbers
+            .iter()
+            .map(|&n| members.get(n as usize).and_then(Weak::upgrade))
             .collect()
+    })
+}
+
+fn unknown(number: u32) -> EnvError {
+    EnvError::InvalidState(format!("no live instance is enrolled as number {number}"))
+}
+
+/// Serves `step-each`: each member steps with its action.
+pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
+    let mut out = Columns::with_capacity(numbers.len());
+    let mut start = 0usize;
+    for (k, member) in members(&numbers).into_iter().enumerate() {
+        let end = action_ends.get(k).map_or(usize::MAX, |&e| e as usize);
+        out.push_step(match (member, actions.get(start..end)) {
+            (Some(member), Some(action)) => member.step(action),
+            (None, _) => Err(unknown(numbers[k])),
+            (_, None) => Err(EnvError::Internal(format!(
+                "entry {k}: action bounds {start}..{end} do not fit the actions text"
+            ))),
+        });
+        start = end.max(start);
+    }
+    out.finish()
+}
+
+/// Serves `reset-each`: each member resets with its seed.
+pub fn reset_each(numbers: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
+    let mut out = Columns::with_capacity(numbers.len());
+    for (k, member) in members(&numbers).into_iter().enumerate() {
+        out.push_reset(match (member, seeds.get(k)) {
+            (Some(member), Some(&seed)) => member.reset(seed),
+            (None, _) => Err(unknown(numbers[k])),
+            (_, None) => Err(EnvError::Internal(format!("entry {k} has no seed"))),
+        });
+    }
+    out.finish()
+}
+
+/// [`BatchResults`] under construction, one entry at a time.
+struct Columns(BatchResults);
+
+const TERMINATED: u8 = 1;
+const TRUNCATED: u8 = 2;
+const REFUSED: u8 = 4;
+
+impl Columns {
+    fn with_capacity(n: usize) -> Self {
+        Columns(BatchResults {
+            observations: String::with_capacity(n * 64),
+            observation_ends: Vec::with_capacity(n),
+            infos: String::with_capacity(n * 16),
+            info_ends: Vec::with_capacity(n),
+            rewards: Vec::with_capacity(n),
+            flags: Vec::with_capacity(n),
+            errors: Vec::new(),
+        })
     }
 
-    fn reset_each(
-        resets: Vec<(InstanceBorrow<'_>, Option<u64>)>,
-    ) -> Vec<Result<ResetResult, EnvError>> {
-        resets
-            .into_iter()
-            .map(|(instance, seed)| instance.get::<Slot<E>>().reset(seed))
-            .collect()
+    fn push(&mut self, observation: &str, info: &str, reward: f64, flags: u8) {
+        let out = &mut self.0;
+        out.observations.push_str(observation);
+        out.observation_ends.push(out.observations.len() as u32);
+        out.infos.push_str(info);
+        out.info_ends.push(out.infos.len() as u32);
+        out.rewards.push(reward);
+        out.flags.push(flags);
+    }
+
+    fn refuse(&mut self, error: EnvError) {
+        let entry = self.0.flags.len() as u32;
+        self.push("", "", 0.0, REFUSED);
+        self.0.errors.push((entry, error));
+    }
+
+    fn push_step(&mut self, result: Result<StepResult, EnvError>) {
+        match result {
+            Ok(step) => {
+                let flags = (if step.terminated { TERMINATED } else { 0 })
+                    | (if step.truncated { TRUNCATED } else { 0 });
+                self.push(&step.observation, &step.info, step.reward, flags);
+            }
+            Err(error) => self.refuse(error),
+        }
+    }
+
+    fn push_reset(&mut self, result: Result<ResetResult, EnvError>) {
+        match result {
+            Ok(reset) => self.push(&reset.observation, &reset.info, 0.0, 0),
+            Err(error) => self.refuse(error),
+        }
+    }
+
+    fn finish(self) -> BatchResults {
+        self.0
+    }
+}
+
+impl<E: Environment> Guest for Plugin<E> {
+    fn enrol(member: InstanceBorrow<'_>) -> u32 {
+        enrol(&member.get::<Slot<E>>().member())
+    }
+
+    fn step_each(members: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
+        step_each(members, actions, action_ends)
+    }
+
+    fn reset_each(members: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
+        reset_each(members, seeds)
     }
 }

@@ -25,7 +25,7 @@
 //! export_env!(Coin);
 //! ```
 
-mod batch;
+pub mod batch;
 pub mod config;
 pub mod dataset;
 pub mod direction;

@@ -1,5 +1,6 @@
 //! The glue between an [`Environment`] and the generated component bindings.
 
+use crate::batch::Member;
 use crate::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
@@ -7,13 +8,22 @@ use crate::{Config, Environment, Error, Rng, Spec};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::marker::PhantomData;
+use std::rc::Rc;
 
 /// The component's export type for environment `E` (named by [`export_env!`](crate::export_env)).
 pub struct Plugin<E>(PhantomData<E>);
 
 /// One live env: the author's state plus the randomness the SDK owns for it.
 pub struct Slot<E> {
-    inner: RefCell<SlotState<E>>,
+    /// Shared with the batch table once the instance is enrolled (see [`crate::batch`]).
+    inner: Rc<RefCell<SlotState<E>>>,
+}
+
+impl<E: Environment> Slot<E> {
+    /// The instance as batch calls reach it.
+    pub(crate) fn member(&self) -> Rc<dyn Member> {
+        self.inner.clone()
+    }
 }
 
 #[derive(Serialize, Deserialize)]
@@ -62,14 +72,14 @@ impl<E: Environment> Guest for Plugin<E> {
             started: false,
         };
         Ok(Instance::new(Slot {
-            inner: RefCell::new(state),
+            inner: Rc::new(RefCell::new(state)),
         }))
     }
 }
 
-impl<E: Environment> GuestInstance for Slot<E> {
+impl<E: Environment> Member for RefCell<SlotState<E>> {
     fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
-        let mut slot = self.inner.borrow_mut();
+        let mut slot = self.borrow_mut();
         match (seed, slot.rng.as_mut()) {
             (Some(seed), Some(rng)) => rng.seed(seed),
             (Some(seed), None) => slot.rng = Some(Rng::seeded(seed)),
@@ -85,14 +95,14 @@ impl<E: Environment> GuestInstance for Slot<E> {
         })
     }
 
-    fn step(&self, action: String) -> Result<StepResult, EnvError> {
-        let mut slot = self.inner.borrow_mut();
+    fn step(&self, action: &str) -> Result<StepResult, EnvError> {
+        let mut slot = self.borrow_mut();
         if !slot.started {
             return Err(Error::InvalidState("step called before reset".into()).into());
         }
         let slot = &mut *slot;
         let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
-        let step = slot.env.step(&action, rng)?;
+        let step = slot.env.step(action, rng)?;
         Ok(StepResult {
             observation: step.observation,
             reward: step.reward,
@@ -100,6 +110,16 @@ impl<E: Environment> GuestInstance for Slot<E> {
             truncated: step.truncated,
             info: step.info.into_json(),
         })
+    }
+}
+
+impl<E: Environment> GuestInstance for Slot<E> {
+    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
+        Member::reset(&*self.inner, seed)
+    }
+
+    fn step(&self, action: String) -> Result<StepResult, EnvError> {
+        Member::step(&*self.inner, &action)
     }
 
     fn sample_random_action(&self) -> Result<String, EnvError> {

@@ -2,12 +2,16 @@
 //! way when stepped; `hostile:healthy` is a well-behaved counter. This plugin uses the raw
 //! bindings instead of the SDK so it can break the contract on purpose (bad info JSON).
 
-use geode_sdk::bindings::exports::geode::env::batch::{Guest as BatchGuest, InstanceBorrow};
+use geode_sdk::batch::Member;
+use geode_sdk::bindings::exports::geode::env::batch::{
+    BatchResults, Guest as BatchGuest, InstanceBorrow,
+};
 use geode_sdk::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
 use std::cell::Cell;
 use std::hint::black_box;
+use std::rc::Rc;
 
 const KINDS: &[(&str, &str)] = &[
     (
@@ -47,6 +51,9 @@ struct Attack {
     kind: String,
     steps: Cell<u32>,
 }
+
+/// The exported resource: an attack, shared with the batch table once enrolled.
+struct Handle(Rc<Attack>);
 
 fn result(observation: String) -> StepResult {
     StepResult {
@@ -100,7 +107,7 @@ fn escape(attempt: &str) -> String {
     }
 }
 
-impl GuestInstance for Attack {
+impl Member for Attack {
     fn reset(&self, _seed: Option<u64>) -> Result<ResetResult, EnvError> {
         if self.kind == "hostile:slow-reset" {
             let mut x = 0u64;
@@ -115,7 +122,7 @@ impl GuestInstance for Attack {
         })
     }
 
-    fn step(&self, action: String) -> Result<StepResult, EnvError> {
+    fn step(&self, action: &str) -> Result<StepResult, EnvError> {
         self.steps.set(self.steps.get() + 1);
         match self.kind.as_str() {
             "hostile:healthy" => {
@@ -181,26 +188,36 @@ impl GuestInstance for Attack {
             other => Err(EnvError::Internal(format!("no attack named {other}"))),
         }
     }
+}
+
+impl GuestInstance for Handle {
+    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
+        self.0.reset(seed)
+    }
+
+    fn step(&self, action: String) -> Result<StepResult, EnvError> {
+        self.0.step(&action)
+    }
 
     fn sample_random_action(&self) -> Result<String, EnvError> {
         Ok("read-file".into())
     }
 
     fn get_state(&self) -> Result<Vec<u8>, EnvError> {
-        Ok(self.steps.get().to_le_bytes().to_vec())
+        Ok(self.0.steps.get().to_le_bytes().to_vec())
     }
 
     fn set_state(&self, state: Vec<u8>) -> Result<(), EnvError> {
         let bytes: [u8; 4] = state
             .try_into()
             .map_err(|_| EnvError::BadState("expected 4 bytes".into()))?;
-        self.steps.set(u32::from_le_bytes(bytes));
+        self.0.steps.set(u32::from_le_bytes(bytes));
         Ok(())
     }
 }
 
 impl Guest for Hostile {
-    type Instance = Attack;
+    type Instance = Handle;
 
     fn describe() -> Vec<PluginSpec> {
         KINDS
@@ -217,30 +234,27 @@ impl Guest for Hostile {
         if !KINDS.iter().any(|(known, _)| *known == id) {
             return Err(EnvError::UnknownId(id));
         }
-        Ok(Instance::new(Attack {
+        Ok(Instance::new(Handle(Rc::new(Attack {
             kind: id,
             steps: Cell::new(0),
-        }))
+        }))))
     }
 }
 
 /// Groups of hostile envs step each member as its own `step` would, so a member's attack
 /// takes its whole group down.
 impl BatchGuest for Hostile {
-    fn step_each(steps: Vec<(InstanceBorrow<'_>, String)>) -> Vec<Result<StepResult, EnvError>> {
-        steps
-            .into_iter()
-            .map(|(instance, action)| instance.get::<Attack>().step(action))
-            .collect()
+    fn enrol(member: InstanceBorrow<'_>) -> u32 {
+        let attack: Rc<dyn Member> = member.get::<Handle>().0.clone();
+        geode_sdk::batch::enrol(&attack)
     }
 
-    fn reset_each(
-        resets: Vec<(InstanceBorrow<'_>, Option<u64>)>,
-    ) -> Vec<Result<ResetResult, EnvError>> {
-        resets
-            .into_iter()
-            .map(|(instance, seed)| instance.get::<Attack>().reset(seed))
-            .collect()
+    fn step_each(members: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
+        geode_sdk::batch::step_each(members, actions, action_ends)
+    }
+
+    fn reset_each(members: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
+        geode_sdk::batch::reset_each(members, seeds)
     }
 }
 

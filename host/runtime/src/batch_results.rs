@@ -1,0 +1,168 @@
+//! `batch-results`, what the optional `batch` export returns: one column per field for a whole
+//! batch of members, read back here into one entry per member after checking that the columns
+//! agree with each other.
+
+use crate::bindings::env_world::geode::env::types::EnvError;
+use wasmtime::component::{ComponentType, Lift};
+
+/// The `batch-results` record as the host lifts it.
+#[derive(ComponentType, Lift)]
+#[component(record)]
+pub(crate) struct BatchResults {
+    observations: String,
+    #[component(name = "observation-ends")]
+    observation_ends: Vec<u32>,
+    infos: String,
+    #[component(name = "info-ends")]
+    info_ends: Vec<u32>,
+    rewards: Vec<f64>,
+    flags: Vec<u8>,
+    errors: Vec<(u32, EnvError)>,
+}
+
+const TERMINATED: u8 = 1;
+const TRUNCATED: u8 = 2;
+const REFUSED: u8 = 4;
+
+/// One member's part of a batch result.
+pub(crate) enum Entry<'a> {
+    /// The call went through.
+    Done {
+        observation: &'a str,
+        info: &'a str,
+        reward: f64,
+        terminated: bool,
+        truncated: bool,
+    },
+    /// The plugin refused the call for this member.
+    Refused(EnvError),
+}
+
+impl BatchResults {
+    /// The `n` entries, or what is wrong with the columns (a contract violation).
+    pub(crate) fn entries(&mut self, n: usize) -> Result<Vec<Entry<'_>>, String> {
+        for (column, len) in [
+            ("observation-ends", self.observation_ends.len()),
+            ("info-ends", self.info_ends.len()),
+            ("rewards", self.rewards.len()),
+            ("flags", self.flags.len()),
+        ] {
+            if len != n {
+                return Err(format!("`{column}` has {len} entries for {n} members"));
+            }
+        }
+        let mut errors = std::mem::take(&mut self.errors).into_iter().peekable();
+        let (mut observation_start, mut info_start) = (0usize, 0usize);
+        let mut entries = Vec::with_capacity(n);
+        let stray = |entry: u32| {
+            format!("`errors` names entry {entry}, which is not a refused entry (or out of order)")
+        };
+        for k in 0..n {
+            if let Some(&(entry, _)) = errors.peek()
+                && (entry as usize) < k
+            {
+                return Err(stray(entry));
+            }
+            let flags = self.flags[k];
+            if flags & !(TERMINATED | TRUNCATED | REFUSED) != 0 {
+                return Err(format!("entry {k} has unknown flags {flags:#x}"));
+            }
+            let observation = slice(
+                &self.observations,
+                &mut observation_start,
+                self.observation_ends[k],
+            )
+            .ok_or_else(|| format!("entry {k}: bad bounds in `observation-ends`"))?;
+            let info = slice(&self.infos, &mut info_start, self.info_ends[k])
+                .ok_or_else(|| format!("entry {k}: bad bounds in `info-ends`"))?;
+            if flags & REFUSED == 0 {
+                entries.push(Entry::Done {
+                    observation,
+                    info,
+                    reward: self.rewards[k],
+                    terminated: flags & TERMINATED != 0,
+                    truncated: flags & TRUNCATED != 0,
+                });
+                continue;
+            }
+            match errors.next_if(|(entry, _)| *entry as usize == k) {
+                Some((_, error)) => entries.push(Entry::Refused(error)),
+                None => return Err(format!("entry {k} is marked refused but has no error")),
+            }
+        }
+        match errors.next() {
+            Some((entry, _)) => Err(stray(entry)),
+            None => Ok(entries),
+        }
+    }
+}
+
+/// `text[*start..end]` when that is a valid range of whole characters; advances `start`.
+fn slice<'a>(text: &'a str, start: &mut usize, end: u32) -> Option<&'a str> {
+    let part = text.get(*start..end as usize)?;
+    *start = end as usize;
+    Some(part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two entries: a step that ended the episode, and a refusal.
+    fn columns() -> BatchResults {
+        BatchResults {
+            observations: "héllo".into(),
+            observation_ends: vec![6, 6],
+            infos: "{}".into(),
+            info_ends: vec![2, 2],
+            rewards: vec![1.5, 0.0],
+            flags: vec![TERMINATED, REFUSED],
+            errors: vec![(1, EnvError::InvalidState("not now".into()))],
+        }
+    }
+
+    #[test]
+    fn well_formed_columns_give_one_entry_per_member() {
+        let mut results = columns();
+        let entries = results.entries(2).unwrap();
+        match &entries[0] {
+            Entry::Done {
+                observation,
+                info,
+                reward,
+                terminated,
+                truncated,
+            } => {
+                assert_eq!((*observation, *info, *reward), ("héllo", "{}", 1.5));
+                assert!(*terminated && !*truncated);
+            }
+            Entry::Refused(_) => panic!("entry 0 went through"),
+        }
+        assert!(matches!(&entries[1], Entry::Refused(EnvError::InvalidState(m)) if m == "not now"));
+    }
+
+    #[test]
+    fn columns_that_disagree_are_named() {
+        type Spoil = fn(&mut BatchResults);
+        let cases: [(&str, Spoil); 6] = [
+            ("`rewards` has 1 entries", |r| {
+                r.rewards.pop();
+            }),
+            ("bad bounds in `observation-ends`", |r| {
+                r.observation_ends[0] = 2
+            }), // inside 'é'
+            ("bad bounds in `info-ends`", |r| r.info_ends[1] = 1), // goes back
+            ("unknown flags", |r| r.flags[0] = 8),
+            ("marked refused but has no error", |r| r.errors.clear()),
+            ("names entry 0", |r| {
+                r.errors.insert(0, (0, EnvError::Internal("x".into())));
+            }),
+        ];
+        for (expected, spoil) in cases {
+            let mut results = columns();
+            spoil(&mut results);
+            let error = results.entries(2).err().expect("refused");
+            assert!(error.contains(expected), "{error} (expected {expected})");
+        }
+    }
+}
