@@ -32,6 +32,12 @@ impl Info {
         Info(text)
     }
 
+    /// A stand-in that allocates nothing, for a result slot about to be overwritten. Never
+    /// handed to users: it is not a JSON object.
+    pub(crate) fn placeholder() -> Self {
+        Info(String::new())
+    }
+
     /// An empty object.
     pub fn empty() -> Self {
         Info("{}".to_owned())

@@ -9,10 +9,8 @@ use crate::group::{EnvGroup, lock};
 use crate::{Error, Result};
 use std::sync::Mutex;
 
-/// Where a member stands between the step call and the reset call.
-enum Pending {
-    /// Its result is known.
-    Done(SlotStep),
+/// Why a member needs a reset after the step call.
+enum AwaitingReset {
     /// NextStep: it resets instead of stepping.
     ResetOnly,
     /// SameStep: its episode ended with this step; the reset follows.
@@ -32,18 +30,24 @@ pub(crate) fn advance_group(
 ) -> Vec<SlotStep> {
     debug_assert!(members.len() == slots.len() && slots.len() == actions.len());
     let mut group = lock(group);
-    let mut pending: Vec<Option<Pending>> = Vec::with_capacity(slots.len());
+    // Every result is written once, in place: members that still need a reset hold a
+    // placeholder until the reset call, and wait in `awaiting` meanwhile.
+    let mut out: Vec<SlotStep> = Vec::with_capacity(slots.len());
+    let mut awaiting: Vec<(usize, AwaitingReset)> = Vec::new();
     // Positions in `slots` and (member, action) pairs of the members that step.
     let mut stepping: Vec<usize> = Vec::with_capacity(slots.len());
     let mut to_step: Vec<(usize, &str)> = Vec::with_capacity(slots.len());
     for (i, (slot, &action)) in slots.iter().zip(actions).enumerate() {
-        pending.push(match slot.plan(mode) {
-            Plan::Refuse(error) => Some(Pending::Done(SlotStep::refused(error))),
-            Plan::ResetOnly => Some(Pending::ResetOnly),
+        out.push(match slot.plan(mode) {
+            Plan::Refuse(error) => SlotStep::refused(error),
+            Plan::ResetOnly => {
+                awaiting.push((i, AwaitingReset::ResetOnly));
+                placeholder()
+            }
             Plan::Step => {
                 stepping.push(i);
                 to_step.push((members[i], action));
-                None
+                placeholder()
             }
         });
     }
@@ -51,77 +55,64 @@ pub(crate) fn advance_group(
         match group.step_each(&to_step) {
             Ok(outputs) => {
                 for (&i, output) in stepping.iter().zip(outputs) {
-                    pending[i] = Some(match output {
-                        Ok(out) => match slots[i].after_step(out, mode) {
-                            Ok(step) => Pending::Done(step),
-                            Err(ended) => Pending::Ended(ended),
+                    match output {
+                        Ok(step) => match slots[i].after_step(step, mode) {
+                            Ok(step) => out[i] = step,
+                            Err(ended) => awaiting.push((i, AwaitingReset::Ended(ended))),
                         },
                         Err(error @ Error::InputTooLarge { .. }) => {
-                            Pending::Done(SlotStep::refused(error))
+                            out[i] = SlotStep::refused(error)
                         }
-                        Err(error) => Pending::Failed(error),
-                    });
+                        Err(error) => awaiting.push((i, AwaitingReset::Failed(error))),
+                    }
                 }
             }
             Err(error) => {
                 let shared = SharedFailure(error);
                 for &i in &stepping {
-                    pending[i] = Some(Pending::Failed(shared.for_member()));
+                    awaiting.push((i, AwaitingReset::Failed(shared.for_member())));
                 }
             }
         }
     }
-    let resetting: Vec<usize> = (0..pending.len())
-        .filter(|&i| !matches!(pending[i], Some(Pending::Done(_))))
-        .collect();
-    let mut fresh: Vec<Option<Result<(String, Info)>>> = (0..slots.len()).map(|_| None).collect();
-    if !resetting.is_empty() {
-        let resets: Vec<(usize, Option<u64>)> =
-            resetting.iter().map(|&i| (members[i], None)).collect();
-        match group.reset_each(&resets) {
-            Ok(outputs) => {
-                for (&i, output) in resetting.iter().zip(outputs) {
-                    fresh[i] = Some(output.map(|out| (out.observation, out.info)));
-                }
-            }
-            Err(error) => {
-                let shared = SharedFailure(error);
-                for &i in &resetting {
-                    fresh[i] = Some(Err(shared.for_member()));
-                }
-            }
-        }
+    if awaiting.is_empty() {
+        return out;
     }
-    pending
-        .into_iter()
-        .zip(fresh)
-        .zip(slots.iter_mut())
-        .map(|((pending, fresh), slot)| {
-            let pending = pending.expect("every member has a plan");
-            let Pending::Done(step) = pending else {
-                let (observation, info) = match fresh.expect("reset requested") {
-                    Ok(first) => {
-                        slot.mark_reset();
-                        first
-                    }
-                    Err(error) => {
-                        let error = match pending {
-                            Pending::Failed(first) => first,
-                            _ => error,
-                        };
-                        return SlotStep::failed(error, String::new(), Info::empty());
-                    }
-                };
-                return match pending {
-                    Pending::ResetOnly => SlotStep::reset(observation, info),
-                    Pending::Ended(out) => SlotStep::ended(out, observation, info),
-                    Pending::Failed(error) => SlotStep::failed(error, observation, info),
-                    Pending::Done(_) => unreachable!("handled above"),
-                };
-            };
-            step
-        })
-        .collect()
+    awaiting.sort_unstable_by_key(|(i, _)| *i);
+    let resets: Vec<(usize, Option<u64>)> =
+        awaiting.iter().map(|&(i, _)| (members[i], None)).collect();
+    let fresh: Vec<Result<(String, Info)>> = match group.reset_each(&resets) {
+        Ok(outputs) => outputs
+            .into_iter()
+            .map(|r| r.map(|first| (first.observation, first.info)))
+            .collect(),
+        Err(error) => {
+            let shared = SharedFailure(error);
+            awaiting.iter().map(|_| Err(shared.for_member())).collect()
+        }
+    };
+    for ((i, why), fresh) in awaiting.into_iter().zip(fresh) {
+        out[i] = match (why, fresh) {
+            (why, Ok((observation, info))) => {
+                slots[i].mark_reset();
+                match why {
+                    AwaitingReset::ResetOnly => SlotStep::reset(observation, info),
+                    AwaitingReset::Ended(last) => SlotStep::ended(last, observation, info),
+                    AwaitingReset::Failed(error) => SlotStep::failed(error, observation, info),
+                }
+            }
+            // The first failure is the one to report.
+            (AwaitingReset::Failed(error), Err(_)) | (_, Err(error)) => {
+                SlotStep::failed(error, String::new(), Info::empty())
+            }
+        };
+    }
+    out
+}
+
+/// What a result holds until it is known (allocates nothing).
+fn placeholder() -> SlotStep {
+    SlotStep::reset(String::new(), Info::placeholder())
 }
 
 /// An error of a whole group call, reported by each member it ended.

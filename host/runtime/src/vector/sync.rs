@@ -70,8 +70,8 @@ pub struct VectorStep {
 }
 
 impl VectorStep {
-    fn collect(indices: Vec<usize>, steps: Vec<SlotStep>) -> Self {
-        let n = steps.len();
+    fn collect(indices: Vec<usize>, steps: impl IntoIterator<Item = SlotStep>) -> Self {
+        let n = indices.len();
         let mut out = VectorStep {
             indices,
             observations: Vec::with_capacity(n),
@@ -222,9 +222,12 @@ impl VectorEnv {
                         self.slots.len()
                     )));
                 }
-                let steps = if self.runs.len() < self.slots.len() {
-                    self.step_runs(all, mode)
-                } else if all.len() < PARALLEL_THRESHOLD {
+                let indices = (0..all.len()).collect();
+                if self.runs.len() < self.slots.len() {
+                    let per_run = self.step_runs(all, mode);
+                    return Ok(VectorStep::collect(indices, per_run.into_iter().flatten()));
+                }
+                let steps: Vec<SlotStep> = if all.len() < PARALLEL_THRESHOLD {
                     self.slots
                         .iter_mut()
                         .zip(all)
@@ -235,7 +238,7 @@ impl VectorEnv {
                         slot.advance(a.as_ref(), mode)
                     })
                 };
-                Ok(VectorStep::collect((0..all.len()).collect(), steps))
+                Ok(VectorStep::collect(indices, steps))
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
@@ -249,8 +252,13 @@ impl VectorEnv {
         }
     }
 
-    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel.
-    fn step_runs<S: AsRef<str> + Sync>(&mut self, all: &[S], mode: AutoresetMode) -> Vec<SlotStep> {
+    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel; the
+    /// results of each run in slot order.
+    fn step_runs<S: AsRef<str> + Sync>(
+        &mut self,
+        all: &[S],
+        mode: AutoresetMode,
+    ) -> Vec<Vec<SlotStep>> {
         let mut units: Vec<(&mut [Slot], Option<&Mutex<EnvGroup>>)> =
             Vec::with_capacity(self.runs.len());
         let mut actions: Vec<&[S]> = Vec::with_capacity(self.runs.len());
@@ -262,7 +270,7 @@ impl VectorEnv {
             actions.push(these);
             (slots, rest) = (tail, others);
         }
-        let per_run = parallel::map_zip(&mut units, &actions, |(slots, group), actions| {
+        parallel::map_zip(&mut units, &actions, |(slots, group), actions| {
             let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
             match group {
                 Some(group) => {
@@ -276,8 +284,7 @@ impl VectorEnv {
                     .map(|(slot, action)| slot.advance(action, mode))
                     .collect(),
             }
-        });
-        per_run.into_iter().flatten().collect()
+        })
     }
 
     fn check_indices(&self, indices: impl Iterator<Item = usize>) -> Result<()> {
