@@ -38,23 +38,29 @@ pub fn push_value<T: Serialize + ?Sized>(
 }
 
 /// Whether a byte of `bytes` must be escaped in a JSON string: a control byte, `"` or `\`.
+/// Bytes are tested eight at a time, the last word overlapping the others, so short keys and
+/// values take one or two tests and no byte loop (loops are dear in a fuel-metered guest).
 fn needs_escape(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    if n < 4 {
+        return bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+    }
+    if n < 8 {
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        return word_needs_escape(u64::from(word(0)) | (u64::from(word(n - 4)) << 32));
+    }
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    (0..n / 8).any(|k| word_needs_escape(word(8 * k))) || word_needs_escape(word(n - 8))
+}
+
+/// Whether one of the eight bytes of `x` must be escaped.
+fn word_needs_escape(x: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
-    // Exact "is any byte of x below n" for n <= 128 (bytes >= 0x80 never count).
-    let any_below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGHS != 0;
-    let any_equal = |x: u64, b: u8| any_below(x ^ (ONES * u64::from(b)), 1);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let x = u64::from_le_bytes(chunk.try_into().expect("chunks of eight"));
-        if any_below(x, 0x20) || any_equal(x, b'"') || any_equal(x, b'\\') {
-            return true;
-        }
-    }
-    chunks
-        .remainder()
-        .iter()
-        .any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+    // Exact "has a byte below n" for n <= 128, high bit per byte (bytes >= 0x80 never count).
+    let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x;
+    let equal = |x: u64, b: u8| below(x ^ (ONES * u64::from(b)), 1);
+    (below(x, 0x20) | equal(x, b'"') | equal(x, b'\\')) & HIGHS != 0
 }
 
 /// A serializer that writes strings through the fast path and refuses everything else.
@@ -181,6 +187,24 @@ mod tests {
                 serde_json::to_string(text).unwrap(),
                 "{text:?}"
             );
+        }
+    }
+
+    #[test]
+    fn every_position_of_every_length_is_checked() {
+        for len in 0..=24 {
+            let clean = "a".repeat(len);
+            assert!(!needs_escape(clean.as_bytes()), "{len}");
+            for at in 0..len {
+                for bad in [b'"', b'\\', b'\n', 0x00, 0x1f] {
+                    let mut bytes = clean.clone().into_bytes();
+                    bytes[at] = bad;
+                    assert!(needs_escape(&bytes), "{len} {at} {bad}");
+                }
+                let mut bytes = clean.clone().into_bytes();
+                bytes[at] = 0x80; // a UTF-8 continuation byte never needs escaping
+                assert!(!needs_escape(&bytes), "{len} {at}");
+            }
         }
     }
 

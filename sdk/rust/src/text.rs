@@ -45,15 +45,29 @@ impl<T: Piece + ?Sized> Piece for &T {
     }
 }
 
-/// Integers are written with `itoa` (no padding or sign logic beyond what the number needs).
+/// Integers are written with `itoa` (no padding or sign logic beyond what the number needs);
+/// the common small ones (0 to 99, what games mostly print) digit by digit, without a copy.
 macro_rules! integer_pieces {
     ($($t:ty)*) => {$(
         impl Piece for $t {
             fn push_to(&self, out: &mut String) {
-                out.push_str(itoa::Buffer::new().format(*self));
+                let value = *self;
+                if (0..100).contains(&value) {
+                    push_small(out, value as u8);
+                } else {
+                    out.push_str(itoa::Buffer::new().format(value));
+                }
             }
         }
     )*};
+}
+
+/// Appends `value` (below 100) in decimal.
+fn push_small(out: &mut String, value: u8) {
+    if value >= 10 {
+        out.push(char::from(b'0' + value / 10));
+    }
+    out.push(char::from(b'0' + value % 10));
 }
 
 integer_pieces!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
@@ -100,12 +114,18 @@ mod tests {
             hint,
             ' ',
             owned,
-            u64::MAX
+            u64::MAX,
+            0u8,
+            9i32,
+            10usize,
+            99i8,
+            100u16,
+            -1i64
         );
         assert_eq!(
             got,
             format!(
-                "At turn {turn}, you guessed {guess}, {hint} {owned}{}",
+                "At turn {turn}, you guessed {guess}, {hint} {owned}{}091099100-1",
                 u64::MAX
             )
         );
