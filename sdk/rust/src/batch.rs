@@ -110,9 +110,9 @@ impl Columns {
 
     fn push(&mut self, observation: &str, info: &str, reward: f64, flags: u8) {
         let out = &mut self.0;
-        out.observations.push_str(observation);
+        crate::text::append(&mut out.observations, observation);
         out.observation_ends.push(out.observations.len() as u32);
-        out.infos.push_str(info);
+        crate::text::append(&mut out.infos, info);
         out.info_ends.push(out.infos.len() as u32);
         out.rewards.push(reward);
         out.flags.push(flags);

@@ -14,7 +14,7 @@ pub fn push_str_literal(out: &mut String, text: &str) {
     }
     out.reserve(text.len() + 2);
     out.push('"');
-    out.push_str(text);
+    crate::text::append(out, text);
     out.push('"');
 }
 

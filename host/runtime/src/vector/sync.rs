@@ -70,7 +70,9 @@ pub struct VectorStep {
 }
 
 impl VectorStep {
-    fn collect(indices: Vec<usize>, steps: impl IntoIterator<Item = SlotStep>) -> Self {
+    /// The columns of `runs`' results, in order. Fields are taken out of each result in place
+    /// (a result is large; moving it whole costs a copy per slot).
+    fn collect(indices: Vec<usize>, runs: impl IntoIterator<Item = Vec<SlotStep>>) -> Self {
         let n = indices.len();
         let mut out = VectorStep {
             indices,
@@ -83,15 +85,18 @@ impl VectorStep {
             final_infos: Vec::with_capacity(n),
             errors: Vec::with_capacity(n),
         };
-        for s in steps {
-            out.observations.push(s.observation);
-            out.rewards.push(s.reward);
-            out.terminated.push(s.terminated);
-            out.truncated.push(s.truncated);
-            out.infos.push(s.info);
-            out.final_observations.push(s.final_observation);
-            out.final_infos.push(s.final_info);
-            out.errors.push(s.error);
+        for mut run in runs {
+            for s in &mut run {
+                out.observations.push(std::mem::take(&mut s.observation));
+                out.rewards.push(s.reward);
+                out.terminated.push(s.terminated);
+                out.truncated.push(s.truncated);
+                out.infos
+                    .push(std::mem::replace(&mut s.info, Info::placeholder()));
+                out.final_observations.push(s.final_observation.take());
+                out.final_infos.push(s.final_info.take());
+                out.errors.push(s.error.take());
+            }
         }
         out
     }
@@ -225,7 +230,7 @@ impl VectorEnv {
                 let indices = (0..all.len()).collect();
                 if self.runs.len() < self.slots.len() {
                     let per_run = self.step_runs(all, mode);
-                    return Ok(VectorStep::collect(indices, per_run.into_iter().flatten()));
+                    return Ok(VectorStep::collect(indices, per_run));
                 }
                 let steps: Vec<SlotStep> = if all.len() < PARALLEL_THRESHOLD {
                     self.slots
@@ -238,7 +243,7 @@ impl VectorEnv {
                         slot.advance(a.as_ref(), mode)
                     })
                 };
-                Ok(VectorStep::collect(indices, steps))
+                Ok(VectorStep::collect(indices, [steps]))
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
@@ -247,7 +252,7 @@ impl VectorEnv {
                 let steps = parallel::map_zip(&mut targets, pairs, |slot, (_, action)| {
                     slot.advance(action.as_ref(), mode)
                 });
-                Ok(VectorStep::collect(indices, steps))
+                Ok(VectorStep::collect(indices, [steps]))
             }
         }
     }
