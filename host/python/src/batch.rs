@@ -12,44 +12,6 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 /// The result of one slot: its index and its step (a pool's completion, or a vector step's row).
 pub type Row = Completed;
 
-/// The rows of a vector step, in its order.
-pub fn rows_of_step(step: VectorStep) -> Vec<Row> {
-    let VectorStep {
-        indices,
-        observations,
-        rewards,
-        terminated,
-        truncated,
-        infos,
-        final_observations,
-        final_infos,
-        errors,
-    } = step;
-    let mut rest = observations
-        .into_iter()
-        .zip(infos)
-        .zip(final_observations.into_iter().zip(final_infos))
-        .zip(errors);
-    indices
-        .into_iter()
-        .enumerate()
-        .filter_map(|(k, index)| {
-            let (((observation, info), (final_observation, final_info)), error) = rest.next()?;
-            let step = SlotStep {
-                observation,
-                reward: rewards[k],
-                terminated: terminated[k],
-                truncated: truncated[k],
-                info,
-                final_observation,
-                final_info,
-                error,
-            };
-            Some(Row { index, step })
-        })
-        .collect()
-}
-
 /// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
 /// mostly return the same info, and a dict copy is cheaper than parsing).
 #[derive(Default)]
@@ -73,65 +35,88 @@ impl<'py> InfoCache<'py> {
 
 /// `(indices, observations, rewards, terminated, truncated, infos, final_observations,
 /// final_infos, errors)`: rewards and flags as numpy arrays (float64, bool), the rest lists; the
-/// last three are `None` when no row has one.
-pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
-    let n = rows.len();
-    let mut indices = Vec::with_capacity(n);
-    let mut rewards = Vec::with_capacity(n);
-    let mut terminated = Vec::with_capacity(n);
-    let mut truncated = Vec::with_capacity(n);
-    let observations = PyList::empty(py);
-    let infos = PyList::empty(py);
-    let any_final = rows.iter().any(|r| r.step.final_observation.is_some());
-    let any_error = rows.iter().any(|r| r.step.error.is_some());
-    let finals_obs = PyList::empty(py);
-    let finals_info = PyList::empty(py);
-    let errs = PyList::empty(py);
+/// last three are `None` when no entry has one. Columns go to Python as they are: the numeric
+/// ones without a copy, each list allocated once at its final size.
+pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py, PyTuple>> {
+    let VectorStep {
+        indices,
+        observations,
+        rewards,
+        terminated,
+        truncated,
+        infos,
+        final_observations,
+        final_infos,
+        errors,
+    } = step;
     let mut cache = InfoCache::default();
-    for Row { index, step: row } in rows {
-        indices.push(index);
-        rewards.push(row.reward);
-        terminated.push(row.terminated);
-        truncated.push(row.truncated);
-        observations.append(row.observation)?;
-        infos.append(cache.get(py, &row.info)?)?;
-        if any_final {
-            finals_obs.append(row.final_observation)?;
-            match &row.final_info {
-                Some(info) => finals_info.append(cache.get(py, info)?)?,
-                None => finals_info.append(py.None())?,
-            }
-        }
-        if any_error {
-            match &row.error {
-                Some(e) => errs.append(errors::exception(py, e))?,
-                None => errs.append(py.None())?,
-            }
-        }
-    }
+    let info_dicts = infos
+        .iter()
+        .map(|info| cache.get(py, info))
+        .collect::<PyResult<Vec<_>>>()?;
     let none = || py.None().into_bound(py);
+    let (final_observations, final_infos) = if final_observations.iter().any(Option::is_some) {
+        let dicts = final_infos
+            .iter()
+            .map(|info| info.as_ref().map(|info| cache.get(py, info)).transpose())
+            .collect::<PyResult<Vec<_>>>()?;
+        (
+            PyList::new(py, final_observations)?.into_any(),
+            PyList::new(py, dicts)?.into_any(),
+        )
+    } else {
+        (none(), none())
+    };
+    let errors = if errors.iter().any(Option::is_some) {
+        let exceptions = errors
+            .iter()
+            .map(|e| e.as_ref().map(|e| errors::exception(py, e)));
+        PyList::new(py, exceptions)?.into_any()
+    } else {
+        none()
+    };
     PyTuple::new(
         py,
         [
             PyList::new(py, indices)?.into_any(),
-            observations.into_any(),
+            PyList::new(py, observations)?.into_any(),
             rewards.into_pyarray(py).into_any(),
             terminated.into_pyarray(py).into_any(),
             truncated.into_pyarray(py).into_any(),
-            infos.into_any(),
-            if any_final {
-                finals_obs.into_any()
-            } else {
-                none()
-            },
-            if any_final {
-                finals_info.into_any()
-            } else {
-                none()
-            },
-            if any_error { errs.into_any() } else { none() },
+            PyList::new(py, info_dicts)?.into_any(),
+            final_observations,
+            final_infos,
+            errors,
         ],
     )
+}
+
+/// [`step_to_py`] for completions of a pool, in the order given.
+pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
+    let n = rows.len();
+    let mut step = VectorStep {
+        indices: Vec::with_capacity(n),
+        observations: Vec::with_capacity(n),
+        rewards: Vec::with_capacity(n),
+        terminated: Vec::with_capacity(n),
+        truncated: Vec::with_capacity(n),
+        infos: Vec::with_capacity(n),
+        final_observations: Vec::with_capacity(n),
+        final_infos: Vec::with_capacity(n),
+        errors: Vec::with_capacity(n),
+    };
+    for Row { index, step: row } in rows {
+        step.indices.push(index);
+        step.observations.push(row.observation);
+        step.rewards.push(row.reward);
+        step.terminated.push(row.terminated);
+        step.truncated.push(row.truncated);
+        step.infos.push(row.info);
+        step.final_observations.push(row.final_observation);
+        step.final_infos.push(row.final_info);
+        step.errors.push(row.error);
+    }
+    step_to_py(py, step)
 }
 
 /// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,

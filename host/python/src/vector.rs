@@ -1,7 +1,7 @@
 //! `make_vec` and [`PyVectorEnv`]: the synchronous vector env (slots stepped in parallel on the
 //! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
 
-use crate::batch::{rows_of_step, rows_to_py};
+use crate::batch::step_to_py;
 use crate::convert::{self, info_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
@@ -138,7 +138,7 @@ impl PyVectorEnv {
         let step = py
             .detach(|| self.lock().step(Actions::All(&texts)))
             .py_err(py)?;
-        rows_to_py(py, rows_of_step(step))
+        step_to_py(py, step)
     }
 
     /// Steps the slots named in `(index, action)` pairs; results in the same order.
@@ -154,7 +154,7 @@ impl PyVectorEnv {
         let step = py
             .detach(|| self.lock().step(Actions::Some(&texts)))
             .py_err(py)?;
-        rows_to_py(py, rows_of_step(step))
+        step_to_py(py, step)
     }
 
     /// Resets the given slots with the given seeds: `(observations, infos)`.
