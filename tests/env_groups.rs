@@ -240,3 +240,39 @@ fn grouped_async_pools_give_each_slot_the_results_of_an_ungrouped_one() {
     }
     assert!(plain.iter().all(|t| t.len() == 61));
 }
+
+#[test]
+fn a_trap_in_an_async_group_ends_that_group_only() {
+    use std::time::Duration;
+    let spec = VecSpec {
+        group_size: 3,
+        ..VecSpec::uniform("hostile:healthy", 6, 0)
+    };
+    let pool = registry().make_pool(&spec, 2).unwrap();
+    pool.send_reset((0..6).map(|i| (i, None)).collect())
+        .unwrap();
+    assert_eq!(pool.recv(6, Some(Duration::from_secs(30))).len(), 6);
+    let actions = |trap_at: Option<usize>| -> Vec<(usize, String)> {
+        (0..6)
+            .map(|i| (i, if Some(i) == trap_at { "trap" } else { "go" }.to_owned()))
+            .collect()
+    };
+    pool.send(actions(Some(1))).unwrap();
+    let mut done = pool.recv(6, Some(Duration::from_secs(30)));
+    assert_eq!(done.len(), 6);
+    done.sort_by_key(|c| c.index);
+    for c in &done[..3] {
+        // Stepped with the trap, or after the instance it shared was rebuilt: an error either way.
+        assert!(c.step.error.is_some(), "slot {} kept going", c.index);
+    }
+    for c in &done[3..] {
+        assert!(c.step.error.is_none(), "{:?}", c.step.error);
+        assert_eq!(c.step.observation, "step 1 got go");
+    }
+    // The group restarted: its members step again like new.
+    for _ in 0..2 {
+        pool.send(actions(None)).unwrap();
+        let done = pool.recv(6, Some(Duration::from_secs(30)));
+        assert!(done.iter().all(|c| c.step.error.is_none()));
+    }
+}
