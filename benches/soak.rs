@@ -1,7 +1,8 @@
 //! Soak: 10 M steps over 256 GuessTheNumber envs with SameStep autoreset; resident memory is
 //! printed before and after (it must stay flat).
 //!
-//! `cargo bench -p geode-benches --bench soak -- [--steps N]`
+//! `cargo bench -p geode-benches --bench soak -- [--steps N] [--group K]` (`--group`: envs per
+//! component instance, `VecSpec::group_size`).
 
 use geode_benches::rss_kib;
 use geode_runtime::{Actions, VecSpec};
@@ -9,17 +10,22 @@ use std::time::Instant;
 
 fn main() {
     let mut steps: usize = 10_000_000;
+    let mut group_size = 1;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        if flag == "--steps" {
-            steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(steps);
+        match flag.as_str() {
+            "--steps" => steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(steps),
+            "--group" => group_size = it.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            _ => {} // cargo bench passes --bench
         }
     }
     let n = 256;
     let registry = geode_benches::registry();
-    let mut vec = registry
-        .make_vec(&VecSpec::uniform("game:GuessTheNumber-v0-hard", n, 0))
-        .expect("make_vec");
+    let spec = VecSpec {
+        group_size,
+        ..VecSpec::uniform("game:GuessTheNumber-v0-hard", n, 0)
+    };
+    let mut vec = registry.make_vec(&spec).expect("make_vec");
     vec.reset(None).expect("reset");
     let actions: Vec<String> = (0..n)
         .map(|i| format!("\\boxed{{{}}}", 1 + (i * 17) % 50))
