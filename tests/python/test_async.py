@@ -135,3 +135,25 @@ def test_many_concurrent_step_async_calls_all_complete(gem):
         return await asyncio.wait_for(asyncio.gather(*(worker(i) for i in range(n))), timeout=60)
 
     assert sum(asyncio.run(main())) == n * steps
+
+
+def test_step_async_reports_the_ended_episode_in_its_own_info(gem):
+    vec = gem.make_vec([HARD] * 2, async_mode=True, seed=0)
+    vec.reset()
+    vec.step(["\\boxed{1}", "\\boxed{2}"])
+    batch_finals = list(vec.final_observations)
+
+    async def play():
+        # Guess 1..50 in order: the episode ends by a win or at the turn limit.
+        for guess in range(1, 51):
+            obs, reward, terminated, truncated, info = await vec.step_async(0, "\\boxed{%d}" % guess)
+            if terminated or truncated:
+                return obs, info
+            assert "final_observation" not in info
+
+    obs, info = asyncio.run(play())
+    assert obs.startswith("You are playing Guess The Number"), obs  # SameStep: the next episode
+    last = info["final_observation"]
+    assert "Congratulations" in last or "maximum number of turns" in last, last
+    assert isinstance(info["final_info"], dict)
+    assert vec.final_observations == batch_finals  # batch results stay as the batch left them

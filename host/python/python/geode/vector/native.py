@@ -142,8 +142,9 @@ class NativeVectorEnv(VectorEnv):
             infos,
         )
 
-    def _postprocess(self, raw, actions: Sequence):
-        """Chat layers, error infos, final observations and the error policy, on lists."""
+    def _postprocess(self, raw, actions: Sequence, batch: bool = True):
+        """Chat layers, error infos, final observations and the error policy, on lists. A batch
+        step also records its final observations, final infos and errors on the vector env."""
         indices, obs, rewards, terms, truncs, infos, fobs, finfos, errs = raw
         n = len(indices)
         fobs = fobs if fobs is not None else [None] * n
@@ -159,8 +160,9 @@ class NativeVectorEnv(VectorEnv):
         if self._histories is not None:  # only the chat layers need to know
             for k, i in enumerate(indices):
                 self._ended[i] = bool(terms[k] or truncs[k])
-        self.final_observations, self.final_infos = fobs, finfos
-        self.errors = errs if errs is not None else [None] * n
+        if batch:
+            self.final_observations, self.final_infos = fobs, finfos
+            self.errors = errs if errs is not None else [None] * n
         if errs is not None and self.on_error == "raise":
             raise next(e for e in errs if e is not None)
         return obs, rewards, terms, truncs, infos
@@ -224,7 +226,11 @@ class NativeVectorEnv(VectorEnv):
     async def step_async(self, index: int, action: str):
         """Steps env ``index`` and awaits only its result: ``(observation, reward, terminated,
         truncated, info)``. Many episodes can await at once (``asyncio.gather``); each moves at
-        its own pace on the pool's worker threads, and the event loop never blocks."""
+        its own pace on the pool's worker threads, and the event loop never blocks. When the
+        step ends an episode under SameStep autoreset, ``observation`` is the next episode's
+        first one and ``info`` carries the ended episode's last observation and info under
+        ``"final_observation"`` and ``"final_info"``; the vector-level ``final_observations``,
+        ``final_infos`` and ``errors`` belong to batch steps and are left as they are."""
         pool = self._pool()
         loop = asyncio.get_running_loop()
         self._watch(loop)
@@ -262,16 +268,19 @@ class NativeVectorEnv(VectorEnv):
                 continue
             obs, reward, term, trunc, info, fobs, finfo, err = result
             if err is None and fobs is None and self._histories is None:
-                # A plain step: nothing for _postprocess to do but reset these.
-                self.final_observations, self.final_infos, self.errors = [None], [None], [None]
+                # A plain step: nothing for _postprocess to do.
                 if not future.cancelled():
                     future.set_result((obs, reward, term, trunc, info))
                 continue
             raw = ([index], [obs], [reward], [term], [trunc], [info], [fobs], [finfo],
                    [err] if err is not None else None)
             try:
-                obs, rewards, terms, truncs, infos = self._postprocess(raw, [action])
-                value = (obs[0], rewards[0], terms[0], truncs[0], infos[0])
+                obs, rewards, terms, truncs, infos = self._postprocess(raw, [action], batch=False)
+                fobs = raw[6][0]  # after the chat layers
+                info = infos[0]
+                if fobs is not None:
+                    info = {**info, "final_observation": fobs, "final_info": finfo}
+                value = (obs[0], rewards[0], terms[0], truncs[0], info)
             except Exception as e:  # on_error="raise", or a chat template that failed
                 if not future.cancelled():
                     future.set_exception(e)
