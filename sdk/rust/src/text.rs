@@ -16,7 +16,7 @@ pub trait Piece {
 /// copied with a few fixed-size moves that compile to plain loads and stores: inside a wasm
 /// guest, `push_str` becomes a `memory.copy`, a call out to the host runtime that costs more
 /// than the copy itself at these sizes.
-#[inline]
+#[inline(always)]
 pub fn append(out: &mut String, text: &str) {
     let n = text.len();
     if n > 32 {
@@ -59,6 +59,7 @@ pub fn append(out: &mut String, text: &str) {
 }
 
 impl Piece for str {
+    #[inline(always)]
     fn push_to(&self, out: &mut String) {
         append(out, self);
     }
@@ -83,6 +84,7 @@ impl Piece for char {
 }
 
 impl<T: Piece + ?Sized> Piece for &T {
+    #[inline(always)]
     fn push_to(&self, out: &mut String) {
         (**self).push_to(out);
     }
