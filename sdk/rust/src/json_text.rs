@@ -6,6 +6,7 @@ use serde::ser::{Impossible, Serializer};
 
 /// Appends `text` to `out` as a JSON string literal. Text with nothing to escape (the usual
 /// case) is checked eight bytes at a time and copied whole; anything else goes through serde_json.
+#[inline(always)]
 pub fn push_str_literal(out: &mut String, text: &str) {
     if needs_escape(text.as_bytes()) {
         let quoted = serde_json::to_string(text).expect("a str always serializes");
@@ -19,6 +20,7 @@ pub fn push_str_literal(out: &mut String, text: &str) {
 }
 
 /// Appends `value` to `out` as JSON. A string takes [`push_str_literal`]'s fast path.
+#[inline(always)]
 pub fn push_value<T: Serialize + ?Sized>(
     out: &mut String,
     value: &T,
@@ -40,6 +42,7 @@ pub fn push_value<T: Serialize + ?Sized>(
 /// Whether a byte of `bytes` must be escaped in a JSON string: a control byte, `"` or `\`.
 /// Bytes are tested eight at a time, the last word overlapping the others, so short keys and
 /// values take one or two tests and no byte loop (loops are dear in a fuel-metered guest).
+#[inline(always)]
 fn needs_escape(bytes: &[u8]) -> bool {
     let n = bytes.len();
     if n < 4 {
@@ -54,6 +57,7 @@ fn needs_escape(bytes: &[u8]) -> bool {
 }
 
 /// Whether one of the eight bytes of `x` must be escaped.
+#[inline(always)]
 fn word_needs_escape(x: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -102,6 +106,7 @@ impl Serializer for StrOnly<'_> {
     type SerializeStruct = Impossible<(), NotAStr>;
     type SerializeStructVariant = Impossible<(), NotAStr>;
 
+    #[inline(always)]
     fn serialize_str(self, v: &str) -> Result<(), NotAStr> {
         push_str_literal(self.0, v);
         Ok(())

@@ -26,6 +26,8 @@ impl Info {
     }
 
     /// Adds `key: value` (serialized with serde). A value serde cannot encode is left out.
+    /// Inlined, so constant keys and values are checked for escapes at compile time.
+    #[inline(always)]
     pub fn insert(&mut self, key: &str, value: impl Serialize) {
         self.json.pop(); // the closing brace
         let mark = self.json.len();
