@@ -93,28 +93,9 @@ pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py,
 
 /// [`step_to_py`] for completions of a pool, in the order given.
 pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
-    let n = rows.len();
-    let mut step = VectorStep {
-        indices: Vec::with_capacity(n),
-        observations: Vec::with_capacity(n),
-        rewards: Vec::with_capacity(n),
-        terminated: Vec::with_capacity(n),
-        truncated: Vec::with_capacity(n),
-        infos: Vec::with_capacity(n),
-        final_observations: Vec::with_capacity(n),
-        final_infos: Vec::with_capacity(n),
-        errors: Vec::with_capacity(n),
-    };
+    let mut step = VectorStep::with_capacity(rows.len());
     for Row { index, step: row } in rows {
-        step.indices.push(index);
-        step.observations.push(row.observation);
-        step.rewards.push(row.reward);
-        step.terminated.push(row.terminated);
-        step.truncated.push(row.truncated);
-        step.infos.push(row.info);
-        step.final_observations.push(row.final_observation);
-        step.final_infos.push(row.final_info);
-        step.errors.push(row.error);
+        step.push(index, row);
     }
     step_to_py(py, step)
 }

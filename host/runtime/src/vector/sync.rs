@@ -70,12 +70,10 @@ pub struct VectorStep {
 }
 
 impl VectorStep {
-    /// The columns of `runs`' results, in order. Fields are taken out of each result in place
-    /// (a result is large; moving it whole costs a copy per slot).
-    fn collect(indices: Vec<usize>, runs: impl IntoIterator<Item = Vec<SlotStep>>) -> Self {
-        let n = indices.len();
-        let mut out = VectorStep {
-            indices,
+    /// An empty batch with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Self {
+        VectorStep {
+            indices: Vec::with_capacity(n),
             observations: Vec::with_capacity(n),
             rewards: Vec::with_capacity(n),
             terminated: Vec::with_capacity(n),
@@ -84,18 +82,36 @@ impl VectorStep {
             final_observations: Vec::with_capacity(n),
             final_infos: Vec::with_capacity(n),
             errors: Vec::with_capacity(n),
-        };
+        }
+    }
+
+    /// Appends slot `index`'s result as the next entry.
+    pub fn push(&mut self, index: usize, mut step: SlotStep) {
+        self.indices.push(index);
+        self.take_fields(&mut step);
+    }
+
+    /// Appends the fields of `s`, taken out in place (a result is large; moving it whole costs
+    /// a copy per slot). The caller pushes the index.
+    fn take_fields(&mut self, s: &mut SlotStep) {
+        self.observations.push(std::mem::take(&mut s.observation));
+        self.rewards.push(s.reward);
+        self.terminated.push(s.terminated);
+        self.truncated.push(s.truncated);
+        self.infos
+            .push(std::mem::replace(&mut s.info, Info::placeholder()));
+        self.final_observations.push(s.final_observation.take());
+        self.final_infos.push(s.final_info.take());
+        self.errors.push(s.error.take());
+    }
+
+    /// The columns of `runs`' results, in order, for slots `indices`.
+    fn collect(indices: Vec<usize>, runs: impl IntoIterator<Item = Vec<SlotStep>>) -> Self {
+        let mut out = VectorStep::with_capacity(indices.len());
+        out.indices = indices;
         for mut run in runs {
             for s in &mut run {
-                out.observations.push(std::mem::take(&mut s.observation));
-                out.rewards.push(s.reward);
-                out.terminated.push(s.terminated);
-                out.truncated.push(s.truncated);
-                out.infos
-                    .push(std::mem::replace(&mut s.info, Info::placeholder()));
-                out.final_observations.push(s.final_observation.take());
-                out.final_infos.push(s.final_info.take());
-                out.errors.push(s.error.take());
+                out.take_fields(s);
             }
         }
         out
