@@ -67,6 +67,78 @@ fn grouped_vectors_step_exactly_like_ungrouped_ones() {
     }
 }
 
+/// A streamed step's results, put back in slot order as a [`VectorStep`].
+fn streamed(vec: &mut VectorEnv, actions: &[impl AsRef<str> + Sync]) -> VectorStep {
+    let mut rows = Vec::new();
+    vec.step_streamed(actions, &mut |ready| rows.extend(ready))
+        .unwrap();
+    rows.sort_by_key(|(index, _)| *index);
+    let indices: Vec<usize> = rows.iter().map(|(index, _)| *index).collect();
+    assert_eq!(
+        indices,
+        (0..actions.len()).collect::<Vec<_>>(),
+        "each slot once"
+    );
+    let mut step = VectorStep::with_capacity(rows.len());
+    for (index, row) in rows {
+        step.push(index, row);
+    }
+    step
+}
+
+#[test]
+fn streamed_steps_return_what_plain_steps_return() {
+    for group_size in [1, 4] {
+        let mut plain = guess_vec(10, group_size, AutoresetMode::SameStep);
+        let mut streaming = guess_vec(10, group_size, AutoresetMode::SameStep);
+        plain.reset(None).unwrap();
+        streaming.reset(None).unwrap();
+        for round in 0..100 {
+            let actions = guesses(10, round);
+            let a = plain.step(Actions::All(&actions)).unwrap();
+            let b = streamed(&mut streaming, &actions);
+            assert_eq!(
+                visible(&a),
+                visible(&b),
+                "group {group_size}, round {round}"
+            );
+        }
+    }
+    let mut vec = guess_vec(3, 1, AutoresetMode::SameStep);
+    let error = vec.step_streamed(&["x"], &mut |_| {}).unwrap_err();
+    assert!(
+        error.to_string().contains("1 actions for 3 envs"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_trap_in_a_streamed_step_ends_its_group_only() {
+    let spec = VecSpec {
+        group_size: 3,
+        ..VecSpec::uniform("hostile:healthy", 6, 0)
+    };
+    let mut vec = registry().make_vec(&spec).unwrap();
+    vec.reset(None).unwrap();
+    let s = streamed(&mut vec, &["a", "b", "c", "d", "trap", "f"]);
+    assert!(s.errors[..3].iter().all(Option::is_none));
+    assert_eq!(
+        s.observations[..3],
+        ["step 1 got a", "step 1 got b", "step 1 got c"]
+    );
+    for i in 3..6 {
+        let error = s.errors[i].as_ref().expect("the whole group fails");
+        assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
+        assert_eq!(s.observations[i], "hostile:healthy ready");
+    }
+    let s = streamed(&mut vec, &["a", "b", "c", "d", "e", "f"]);
+    assert!(s.errors.iter().all(Option::is_none));
+    assert_eq!(
+        s.observations[3..],
+        ["step 1 got d", "step 1 got e", "step 1 got f"]
+    );
+}
+
 #[test]
 fn partial_steps_and_single_slot_calls_reach_group_members() {
     let mut plain = guess_vec(6, 1, AutoresetMode::SameStep);

@@ -94,3 +94,38 @@ def test_many_threads_share_one_vector_env_and_one_env(gem):
     for t in threads:
         t.join()
     assert not errors, errors
+
+
+def test_reading_a_vector_env_while_another_thread_steps_it(gem):
+    """A step hands results to Python as they finish, taking the GIL while it holds the
+    vector env; threads that meanwhile ask the vector env for its mode, its slots or a
+    partial step must wait their turn, never deadlock."""
+    vec = gem.make_vec(["game:GuessTheNumber-v0-hard"] * 16, group_size=4)
+    vec.reset(seed=0)
+    errors, stop = [], threading.Event()
+
+    def stepper():
+        try:
+            for _ in range(300):
+                vec.step(["\\boxed{25}"] * 16)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+        finally:
+            stop.set()
+
+    def reader():
+        try:
+            while not stop.is_set():
+                vec.autoreset_mode = vec.autoreset_mode
+                vec.step({3: "\\boxed{7}"})
+                vec.envs[5].sample_random_action()
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=stepper)] + [threading.Thread(target=reader) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads), "a thread is stuck"
+    assert not errors, errors

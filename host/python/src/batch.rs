@@ -13,22 +13,23 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 pub type Row = Completed;
 
 /// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
-/// mostly return the same info, and a dict copy is cheaper than parsing).
+/// mostly return the same info, and a dict copy is cheaper than parsing). It holds no GIL-bound
+/// reference, so it can live across the GIL being released and taken again.
 #[derive(Default)]
-pub struct InfoCache<'py> {
-    last: Option<(String, Bound<'py, PyDict>)>,
+pub struct InfoCache {
+    last: Option<(String, Py<PyDict>)>,
 }
 
-impl<'py> InfoCache<'py> {
+impl InfoCache {
     /// A fresh dict for `info`.
-    pub fn get(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    pub fn get<'py>(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
         if let Some((json, dict)) = &self.last
             && json == info.as_json()
         {
-            return dict.copy();
+            return dict.bind(py).copy();
         }
         let dict = info_to_py(py, info)?;
-        self.last = Some((info.as_json().to_owned(), dict.copy()?));
+        self.last = Some((info.as_json().to_owned(), dict.copy()?.unbind()));
         Ok(dict)
     }
 }
@@ -105,7 +106,7 @@ pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, P
 pub fn row_to_py<'py>(
     py: Python<'py>,
     row: SlotStep,
-    infos: &mut InfoCache<'py>,
+    infos: &mut InfoCache,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let final_info = match &row.final_info {
         Some(info) => infos.get(py, info)?.into_any(),

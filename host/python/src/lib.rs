@@ -12,6 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod batch;
 mod bridge;
+mod columns;
 mod convert;
 mod env;
 mod errors;

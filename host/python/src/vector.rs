@@ -2,6 +2,7 @@
 //! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
 
 use crate::batch::step_to_py;
+use crate::columns::Columns;
 use crate::convert::{self, info_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
@@ -125,7 +126,8 @@ impl PyVectorEnv {
 #[pymethods]
 impl PyVectorEnv {
     /// Steps every slot with one action each; returns the raw result tuple. The actions are
-    /// read in place from the Python strings (no copy) while the envs step.
+    /// read in place from the Python strings (no copy) while the envs step, and finished
+    /// slots are converted to Python objects while the others still step.
     fn step_all<'py>(
         &self,
         py: Python<'py>,
@@ -135,10 +137,14 @@ impl PyVectorEnv {
             .iter()
             .map(|a| a.to_str())
             .collect::<PyResult<Vec<&str>>>()?;
-        let step = py
-            .detach(|| self.lock().step(Actions::All(&texts)))
-            .py_err(py)?;
-        step_to_py(py, step)
+        let mut columns = Columns::new(py, texts.len())?;
+        py.detach(|| {
+            self.lock().step_streamed(&texts, &mut |ready| {
+                Python::attach(|py| columns.take(py, ready))
+            })
+        })
+        .py_err(py)?;
+        columns.finish(py)
     }
 
     /// Steps the slots named in `(index, action)` pairs; results in the same order.
@@ -184,14 +190,15 @@ impl PyVectorEnv {
 
     /// `SameStep`, `NextStep` or `Disabled`.
     #[getter]
-    fn autoreset_mode(&self) -> &'static str {
-        mode_name(self.lock().autoreset_mode())
+    fn autoreset_mode(&self, py: Python<'_>) -> &'static str {
+        // Never wait for the lock holding the GIL: a step holding the lock takes the GIL.
+        mode_name(py.detach(|| self.lock().autoreset_mode()))
     }
 
     /// Changes the autoreset mode of the steps that follow; episodes go on where they are.
     fn set_autoreset_mode(&self, py: Python<'_>, mode: &str) -> PyResult<()> {
         let mode: AutoresetMode = mode.parse().py_err(py)?;
-        self.lock().set_autoreset_mode(mode);
+        py.detach(|| self.lock().set_autoreset_mode(mode));
         Ok(())
     }
 

@@ -85,6 +85,12 @@ impl Gang {
     /// helpers; it should take items from shared counters until none is left). Returns `false`
     /// without running anything when another batch is in progress.
     pub fn run(&self, work: &(dyn Fn(usize) + Sync)) -> bool {
+        self.run_with(work, &mut || work(0))
+    }
+
+    /// [`Gang::run`] where the calling thread runs `mine` instead of `work(0)`: its part of
+    /// the batch, plus whatever only the caller may do meanwhile (it need not be `Sync`).
+    pub fn run_with(&self, work: &(dyn Fn(usize) + Sync), mine: &mut dyn FnMut()) -> bool {
         let _batch = match self.busy.try_lock() {
             Ok(guard) => guard,
             Err(std::sync::TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
@@ -111,7 +117,7 @@ impl Gang {
             shared.wake.notify_all();
         }
         let close = Close(shared);
-        work(0);
+        mine();
         drop(close);
         if let Some(panic) = shared
             .panic

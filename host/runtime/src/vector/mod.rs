@@ -11,4 +11,4 @@ mod sync;
 
 pub use pool::{AsyncPool, Completed};
 pub use slot::{AutoresetMode, Slot, SlotStep};
-pub use sync::{Actions, VectorEnv, VectorStep};
+pub use sync::{Actions, FinishedSlots, VectorEnv, VectorStep};

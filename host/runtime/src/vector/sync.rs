@@ -3,11 +3,18 @@
 
 use super::grouped;
 use super::parallel;
+use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::group::EnvGroup;
 use crate::{Error, Result};
 use std::sync::{Arc, Mutex};
+
+/// Results of [`VectorEnv::step_streamed`] as they finish: `(slot index, result)`.
+pub type FinishedSlots<'a> = dyn Iterator<Item = (usize, SlotStep)> + 'a;
+
+/// A run's slots and, for a group's members, their group.
+type Unit<'s> = (&'s mut [Slot], Option<&'s Mutex<EnvGroup>>);
 
 /// Consecutive slots stepped as one unit.
 struct Run {
@@ -130,6 +137,8 @@ pub struct VectorEnv {
     mode: AutoresetMode,
     base_seed: Option<u64>,
     seeded_once: bool,
+    /// How streamed steps were shared out among threads lately.
+    balance: Balance,
 }
 
 impl VectorEnv {
@@ -141,6 +150,7 @@ impl VectorEnv {
             mode,
             base_seed: seed,
             seeded_once: false,
+            balance: Balance::default(),
         }
     }
 
@@ -236,13 +246,7 @@ impl VectorEnv {
         let mode = self.mode;
         match actions {
             Actions::All(all) => {
-                if all.len() != self.slots.len() {
-                    return Err(Error::InvalidArgument(format!(
-                        "{} actions for {} envs; pass one per env or a subset by index",
-                        all.len(),
-                        self.slots.len()
-                    )));
-                }
+                self.check_action_count(all.len())?;
                 let indices = (0..all.len()).collect();
                 if self.runs.len() < self.slots.len() {
                     let per_run = self.step_runs(all, mode);
@@ -273,15 +277,83 @@ impl VectorEnv {
         }
     }
 
-    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel; the
-    /// results of each run in slot order.
-    fn step_runs<S: AsRef<str> + Sync>(
+    /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
+    /// the results to `take` on the calling thread as they finish, as `(slot index, result)`
+    /// in any order (each slot exactly once), while other threads still step. `take` is called
+    /// a few times per step, so that work done on each result (converting it for Python, say)
+    /// overlaps the stepping.
+    pub fn step_streamed<S: AsRef<str> + Sync>(
         &mut self,
-        all: &[S],
-        mode: AutoresetMode,
-    ) -> Vec<Vec<SlotStep>> {
-        let mut units: Vec<(&mut [Slot], Option<&Mutex<EnvGroup>>)> =
-            Vec::with_capacity(self.runs.len());
+        actions: &[S],
+        take: &mut dyn FnMut(&mut FinishedSlots<'_>),
+    ) -> Result<()> {
+        self.check_action_count(actions.len())?;
+        let mode = self.mode;
+        // About eight takes per step: each costs the taker a fixed amount (a lock, say).
+        let chunk = |units: usize| units.div_ceil(8);
+        if self.runs.len() == self.slots.len() {
+            let chunk = chunk(self.slots.len());
+            let advance = |slot: &mut Slot, a: &S| slot.advance(a.as_ref(), mode);
+            let balance = &mut self.balance;
+            let take_slots =
+                &mut |ready: &mut parallel::Finished<SlotStep>| take(&mut ready.drain(..));
+            parallel::map_zip_streamed(
+                &mut self.slots,
+                actions,
+                advance,
+                chunk,
+                balance,
+                take_slots,
+            );
+            return Ok(());
+        }
+        let starts: Vec<usize> = self
+            .runs
+            .iter()
+            .scan(0, |next, run| {
+                let start = *next;
+                *next += run.len;
+                Some(start)
+            })
+            .collect();
+        let mut balance = std::mem::take(&mut self.balance);
+        let (mut units, actions) = self.units(actions);
+        let chunk = chunk(units.len());
+        let step = |unit: &mut Unit<'_>, actions: &&[S]| Self::step_unit(unit, actions, mode);
+        parallel::map_zip_streamed(
+            &mut units,
+            &actions,
+            step,
+            chunk,
+            &mut balance,
+            &mut |ready| {
+                let mut flat = ready.drain(..).flat_map(|(unit, steps)| {
+                    let start = starts[unit];
+                    steps
+                        .into_iter()
+                        .enumerate()
+                        .map(move |(k, step)| (start + k, step))
+                });
+                take(&mut flat)
+            },
+        );
+        self.balance = balance;
+        Ok(())
+    }
+
+    fn check_action_count(&self, actions: usize) -> Result<()> {
+        if actions != self.slots.len() {
+            return Err(Error::InvalidArgument(format!(
+                "{actions} actions for {} envs; pass one per env or a subset by index",
+                self.slots.len()
+            )));
+        }
+        Ok(())
+    }
+
+    /// The slots cut into [`VectorEnv::runs`](Self), each with its actions.
+    fn units<'s, 'a, S>(&'s mut self, all: &'a [S]) -> (Vec<Unit<'s>>, Vec<&'a [S]>) {
+        let mut units: Vec<Unit<'s>> = Vec::with_capacity(self.runs.len());
         let mut actions: Vec<&[S]> = Vec::with_capacity(self.runs.len());
         let (mut slots, mut rest) = (&mut self.slots[..], all);
         for run in &self.runs {
@@ -291,20 +363,40 @@ impl VectorEnv {
             actions.push(these);
             (slots, rest) = (tail, others);
         }
-        parallel::map_zip(&mut units, &actions, |(slots, group), actions| {
-            let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
-            match group {
-                Some(group) => {
-                    let members: Vec<usize> = (0..slots.len()).collect();
-                    let mut slots: Vec<&mut Slot> = slots.iter_mut().collect();
-                    grouped::advance_group(group, &members, &mut slots, &actions, mode)
-                }
-                None => slots
-                    .iter_mut()
-                    .zip(actions)
-                    .map(|(slot, action)| slot.advance(action, mode))
-                    .collect(),
+        (units, actions)
+    }
+
+    /// Steps one run: a group's members with one call into the guest, or a lone slot.
+    fn step_unit<S: AsRef<str>>(
+        (slots, group): &mut Unit<'_>,
+        actions: &[S],
+        mode: AutoresetMode,
+    ) -> Vec<SlotStep> {
+        let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+        match group {
+            Some(group) => {
+                let members: Vec<usize> = (0..slots.len()).collect();
+                let mut slots: Vec<&mut Slot> = slots.iter_mut().collect();
+                grouped::advance_group(group, &members, &mut slots, &actions, mode)
             }
+            None => slots
+                .iter_mut()
+                .zip(actions)
+                .map(|(slot, action)| slot.advance(action, mode))
+                .collect(),
+        }
+    }
+
+    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel; the
+    /// results of each run in slot order.
+    fn step_runs<S: AsRef<str> + Sync>(
+        &mut self,
+        all: &[S],
+        mode: AutoresetMode,
+    ) -> Vec<Vec<SlotStep>> {
+        let (mut units, actions) = self.units(all);
+        parallel::map_zip(&mut units, &actions, |unit, actions| {
+            Self::step_unit(unit, actions, mode)
         })
     }
 
