@@ -14,6 +14,10 @@ use pyo3::types::{PyList, PyString, PyTuple};
 /// under construction: the lists exist from the start at their final length, the numeric
 /// columns and the rare per-slot extras stay in Rust until [`Columns::finish`].
 pub struct Columns {
+    /// The slot index of each entry.
+    indices: Vec<usize>,
+    /// Each slot's entry (`u32::MAX` for slots not in this step).
+    entry_of: Vec<u32>,
     observations: Py<PyList>,
     infos: Py<PyList>,
     rewards: Vec<f64>,
@@ -29,10 +33,19 @@ pub struct Columns {
 }
 
 impl Columns {
-    /// Columns for `n` slots, every entry still unset.
-    pub fn new(py: Python<'_>, n: usize) -> PyResult<Self> {
+    /// Columns for a step of the slots `indices` (distinct), in that order, every entry still
+    /// unset.
+    pub fn new(py: Python<'_>, indices: Vec<usize>) -> PyResult<Self> {
+        let n = indices.len();
+        let slots = indices.iter().max().map_or(0, |&i| i + 1);
+        let mut entry_of = vec![u32::MAX; slots];
+        for (entry, &index) in indices.iter().enumerate() {
+            entry_of[index] = entry as u32;
+        }
         let unset = || PyList::new(py, (0..n).map(|_| py.None())).map(Bound::unbind);
         Ok(Columns {
+            indices,
+            entry_of,
             observations: unset()?,
             infos: unset()?,
             rewards: vec![0.0; n],
@@ -48,34 +61,42 @@ impl Columns {
 
     /// Fills in the entries of finished slots, `(slot index, result)`.
     pub fn take(&mut self, py: Python<'_>, ready: &mut dyn Iterator<Item = (usize, SlotStep)>) {
-        for (index, step) in ready {
+        for (slot, step) in ready {
             if self.failure.is_none()
-                && let Err(e) = self.put(py, index, step)
+                && let Err(e) = self.put(py, slot, step)
             {
                 self.failure = Some(e);
             }
         }
     }
 
-    fn put(&mut self, py: Python<'_>, index: usize, step: SlotStep) -> PyResult<()> {
+    fn put(&mut self, py: Python<'_>, slot: usize, step: SlotStep) -> PyResult<()> {
         let n = self.rewards.len();
+        let entry = match self.entry_of.get(slot) {
+            Some(&entry) if entry != u32::MAX => entry as usize,
+            _ => {
+                return Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+                    "a result for slot {slot}, which this step did not include"
+                )));
+            }
+        };
         self.observations
             .bind(py)
-            .set_item(index, PyString::new(py, &step.observation))?;
+            .set_item(entry, PyString::new(py, &step.observation))?;
         self.infos
             .bind(py)
-            .set_item(index, self.info_cache.get(py, &step.info)?)?;
-        self.rewards[index] = step.reward;
-        self.terminated[index] = step.terminated;
-        self.truncated[index] = step.truncated;
+            .set_item(entry, self.info_cache.get(py, &step.info)?)?;
+        self.rewards[entry] = step.reward;
+        self.terminated[entry] = step.terminated;
+        self.truncated[entry] = step.truncated;
         set_rare(
             &mut self.final_observations,
             n,
-            index,
+            entry,
             step.final_observation,
         );
-        set_rare(&mut self.final_infos, n, index, step.final_info);
-        set_rare(&mut self.errors, n, index, step.error);
+        set_rare(&mut self.final_infos, n, entry, step.final_info);
+        set_rare(&mut self.errors, n, entry, step.error);
         Ok(())
     }
 
@@ -84,7 +105,6 @@ impl Columns {
         if let Some(e) = self.failure {
             return Err(e);
         }
-        let n = self.rewards.len();
         let mut info_cache = self.info_cache;
         let none = || py.None().into_bound(py);
         let final_observations = if self.final_observations.is_empty() {
@@ -114,7 +134,7 @@ impl Columns {
         PyTuple::new(
             py,
             [
-                PyList::new(py, 0..n)?.into_any(),
+                PyList::new(py, self.indices)?.into_any(),
                 self.observations.into_bound(py).into_any(),
                 self.rewards.into_pyarray(py).into_any(),
                 self.terminated.into_pyarray(py).into_any(),

@@ -4,6 +4,7 @@
 
 use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
+use crate::columns::Columns;
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
@@ -62,9 +63,16 @@ impl PyAsyncPool {
         self.outstanding.fetch_sub(n, Ordering::AcqRel);
     }
 
-    /// Sends `jobs` (all slots idle, queue empty) and collects exactly their results, in the
-    /// order of `order`.
-    fn run_batch(&self, order: &[usize], send: impl FnOnce() -> Result<()>) -> Result<Vec<Row>> {
+    /// Sends jobs for the slots `order` (all idle, queue empty) with `send`, and hands their
+    /// results to `take` once they are all in. (Taking them in parts, to convert some while
+    /// the workers step the rest, was measured slower: each part wakes the caller from its
+    /// sleep, and on two cores the caller then competes with the workers.)
+    fn run_batch(
+        &self,
+        order: &[usize],
+        send: impl FnOnce() -> Result<()>,
+        take: &mut dyn FnMut(Vec<Row>),
+    ) -> Result<()> {
         let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
         let pending = self.outstanding.load(Ordering::Acquire);
         if pending > 0 {
@@ -73,23 +81,16 @@ impl PyAsyncPool {
             )));
         }
         send()?;
-        let mut rows: Vec<Option<Row>> = (0..self.ids.len()).map(|_| None).collect();
         let mut missing = order.len();
         while missing > 0 {
             let done = self.pool.recv(missing, None);
             if done.is_empty() {
                 return Err(Error::Internal("the pool's workers stopped".into()));
             }
-            for done in done {
-                let index = done.index;
-                rows[index] = Some(done);
-                missing -= 1;
-            }
+            missing = missing.saturating_sub(done.len());
+            take(done);
         }
-        Ok(order
-            .iter()
-            .filter_map(|&i| rows.get_mut(i).and_then(Option::take))
-            .collect())
+        Ok(())
     }
 }
 
@@ -166,10 +167,25 @@ impl PyAsyncPool {
         pairs: Vec<(usize, String)>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         let order: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
-        let rows = py
-            .detach(|| self.run_batch(&order, || self.pool.send(pairs)))
-            .py_err(py)?;
-        rows_to_py(py, rows)
+        if let Some(index) = order.iter().find(|&&i| i >= self.ids.len()) {
+            return Err(invalid_argument(
+                py,
+                format!(
+                    "env index {index} is out of range (num_envs = {})",
+                    self.ids.len()
+                ),
+            ));
+        }
+        let mut columns = Columns::new(py, order.clone())?;
+        py.detach(|| {
+            let send = || self.pool.send(pairs);
+            self.run_batch(&order, send, &mut |rows| {
+                let mut ready = rows.into_iter().map(|row| (row.index, row.step));
+                Python::attach(|py| columns.take(py, &mut ready))
+            })
+        })
+        .py_err(py)?;
+        columns.finish(py)
     }
 
     /// Resets the given slots with the given seeds and waits: `(observations, infos)`.
@@ -186,9 +202,21 @@ impl PyAsyncPool {
             ));
         }
         let jobs: Vec<(usize, Option<u64>)> = indices.iter().copied().zip(seeds).collect();
-        let rows = py
-            .detach(|| self.run_batch(&indices, || self.pool.send_reset(jobs)))
-            .py_err(py)?;
+        let mut rows: Vec<Option<Row>> = (0..self.ids.len()).map(|_| None).collect();
+        py.detach(|| {
+            let send = || self.pool.send_reset(jobs);
+            self.run_batch(&indices, send, &mut |done| {
+                for row in done {
+                    let index = row.index;
+                    rows[index] = Some(row);
+                }
+            })
+        })
+        .py_err(py)?;
+        let rows: Vec<Row> = indices
+            .iter()
+            .filter_map(|&i| rows.get_mut(i).and_then(Option::take))
+            .collect();
         let mut observations = Vec::with_capacity(rows.len());
         let mut infos: Vec<Info> = Vec::with_capacity(rows.len());
         for Row { step, .. } in rows {

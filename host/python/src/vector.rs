@@ -137,7 +137,7 @@ impl PyVectorEnv {
             .iter()
             .map(|a| a.to_str())
             .collect::<PyResult<Vec<&str>>>()?;
-        let mut columns = Columns::new(py, texts.len())?;
+        let mut columns = Columns::new(py, (0..texts.len()).collect())?;
         py.detach(|| {
             self.lock().step_streamed(&texts, &mut |ready| {
                 Python::attach(|py| columns.take(py, ready))
