@@ -88,13 +88,14 @@ fn streamed(vec: &mut VectorEnv, actions: &[impl AsRef<str> + Sync]) -> VectorSt
 
 #[test]
 fn streamed_steps_return_what_plain_steps_return() {
-    for group_size in [1, 4] {
-        let mut plain = guess_vec(10, group_size, AutoresetMode::SameStep);
-        let mut streaming = guess_vec(10, group_size, AutoresetMode::SameStep);
+    // Groups of 1 and 4, and a vector too small to share out among threads.
+    for (n, group_size) in [(10, 1), (10, 4), (3, 1)] {
+        let mut plain = guess_vec(n, group_size, AutoresetMode::SameStep);
+        let mut streaming = guess_vec(n, group_size, AutoresetMode::SameStep);
         plain.reset(None).unwrap();
         streaming.reset(None).unwrap();
         for round in 0..100 {
-            let actions = guesses(10, round);
+            let actions = guesses(n, round);
             let a = plain.step(Actions::All(&actions)).unwrap();
             let b = streamed(&mut streaming, &actions);
             assert_eq!(

@@ -289,6 +289,13 @@ impl VectorEnv {
     ) -> Result<()> {
         self.check_action_count(actions.len())?;
         let mode = self.mode;
+        if actions.len() < PARALLEL_THRESHOLD {
+            let steps: Vec<SlotStep> = (self.slots.iter_mut().zip(actions))
+                .map(|(slot, a)| slot.advance(a.as_ref(), mode))
+                .collect();
+            take(&mut steps.into_iter().enumerate());
+            return Ok(());
+        }
         // About eight takes per step: each costs the taker a fixed amount (a lock, say).
         let chunk = |units: usize| units.div_ceil(8);
         if self.runs.len() == self.slots.len() {
