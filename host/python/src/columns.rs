@@ -106,31 +106,9 @@ impl Columns {
             return Err(e);
         }
         let mut info_cache = self.info_cache;
-        let none = || py.None().into_bound(py);
-        let final_observations = if self.final_observations.is_empty() {
-            none()
-        } else {
-            PyList::new(py, self.final_observations)?.into_any()
-        };
-        let final_infos = if self.final_infos.is_empty() {
-            none()
-        } else {
-            let dicts = self
-                .final_infos
-                .iter()
-                .map(|info| info.as_ref().map(|i| info_cache.get(py, i)).transpose())
-                .collect::<PyResult<Vec<_>>>()?;
-            PyList::new(py, dicts)?.into_any()
-        };
-        let errors = if self.errors.is_empty() {
-            none()
-        } else {
-            let exceptions = self
-                .errors
-                .iter()
-                .map(|e| e.as_ref().map(|e| errors::exception(py, e)));
-            PyList::new(py, exceptions)?.into_any()
-        };
+        let final_observations = rare_list(py, self.final_observations, Ok)?;
+        let final_infos = rare_list(py, self.final_infos, |i| info_cache.get(py, &i))?;
+        let errors = rare_list(py, self.errors, |e| Ok(errors::exception(py, &e)))?;
         PyTuple::new(
             py,
             [
@@ -146,6 +124,23 @@ impl Columns {
             ],
         )
     }
+}
+
+/// A rare column as a Python list (`None` for entries without a value), or `None` when no
+/// entry has one.
+fn rare_list<'py, T, P: IntoPyObject<'py>>(
+    py: Python<'py>,
+    column: Vec<Option<T>>,
+    mut convert: impl FnMut(T) -> PyResult<P>,
+) -> PyResult<Bound<'py, PyAny>> {
+    if column.is_empty() {
+        return Ok(py.None().into_bound(py));
+    }
+    let items = column
+        .into_iter()
+        .map(|value| value.map(&mut convert).transpose())
+        .collect::<PyResult<Vec<Option<P>>>>()?;
+    Ok(PyList::new(py, items)?.into_any())
 }
 
 /// Sets entry `index` of a column that stays empty until its first entry (of `n`).
