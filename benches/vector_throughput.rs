@@ -2,7 +2,7 @@
 //! pool (send/recv), with pre-generated random actions and SameStep autoreset.
 //!
 //! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
-//! [--threads 1,2] [--only sync|async] [--outside] [--group K] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+//! [--threads 1,2] [--only sync|async] [--outside] [--group K] [--side-by-side K] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
 
 use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
 use std::time::{Duration, Instant};
@@ -21,6 +21,9 @@ struct Args {
     outside: bool,
     /// Envs per component instance (`VecSpec::group_size`).
     group: usize,
+    /// Instead of one vector on several threads, step this many independent vectors side by
+    /// side in one process, one thread each (tells in-process contention from scheduling cost).
+    side_by_side: usize,
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
@@ -38,6 +41,7 @@ fn args() -> Args {
         only: String::new(),
         outside: false,
         group: 1,
+        side_by_side: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -49,6 +53,9 @@ fn args() -> Args {
             "--only" => args.only = it.next().unwrap_or_default(),
             "--outside" => args.outside = true,
             "--group" => args.group = it.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            "--side-by-side" => {
+                args.side_by_side = it.next().and_then(|s| s.parse().ok()).unwrap_or(2)
+            }
             _ => {} // cargo bench passes --bench
         }
     }
@@ -148,9 +155,42 @@ fn async_rate(registry: &Registry, n: usize, group: usize, steps: usize, threads
     rate
 }
 
+/// `copies` vectors of `n` slots, each stepped by its own single-thread pool at once: their
+/// summed rate, and each one's.
+fn side_by_side(registry: &Registry, copies: usize, n: usize, group: usize, steps: usize) {
+    let rates: Vec<Rate> = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..copies)
+            .map(|_| {
+                scope.spawn(|| {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(1)
+                        .build()
+                        .expect("rayon pool");
+                    pool.install(|| sync_rate(registry, n, group, steps))
+                })
+            })
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("side-by-side run"))
+            .collect()
+    });
+    let each: Vec<String> = rates.iter().map(|r| format!("{:.0}", r.wall)).collect();
+    let total: f64 = rates.iter().map(|r| r.wall).sum();
+    println!(
+        "envs {n:4}  {copies} vectors side by side, 1 thread each  total {total:>10.0} steps/s  (each: {})",
+        each.join(", ")
+    );
+}
+
 fn main() {
     let args = args();
     let registry = geode_benches::registry();
+    if args.side_by_side > 0 {
+        for &n in &args.envs {
+            side_by_side(&registry, args.side_by_side, n, args.group, args.steps);
+        }
+        return;
+    }
     for &threads in &args.threads {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
