@@ -35,13 +35,13 @@ fn visible(s: &VectorStep) -> Vec<String> {
         .map(|i| {
             format!(
                 "{}|{}|{}|{}|{}|{:?}|{:?}|{}",
-                s.observations[i],
+                s.observation(i),
                 s.rewards[i],
                 s.terminated[i],
                 s.truncated[i],
-                s.infos[i].as_json(),
-                s.final_observations[i],
-                s.final_infos[i].as_ref().map(|i| i.as_json().to_owned()),
+                s.info(i).as_json(),
+                s.final_observation(i),
+                s.final_info(i).map(|i| i.as_json()),
                 s.errors[i].is_some()
             )
         })
@@ -67,23 +67,18 @@ fn grouped_vectors_step_exactly_like_ungrouped_ones() {
     }
 }
 
-/// A streamed step's results, put back in slot order as a [`VectorStep`].
+/// A streamed step's results, put back in slot order as one [`VectorStep`].
 fn streamed(vec: &mut VectorEnv, actions: &[impl AsRef<str> + Sync]) -> VectorStep {
-    let mut rows = Vec::new();
-    vec.step_streamed(actions, &mut |ready| rows.extend(ready))
+    let mut all = VectorStep::default();
+    vec.step_streamed(actions, &mut |ready| all.append(ready))
         .unwrap();
-    rows.sort_by_key(|(index, _)| *index);
-    let indices: Vec<usize> = rows.iter().map(|(index, _)| *index).collect();
+    all.sort_by_index();
     assert_eq!(
-        indices,
+        all.indices,
         (0..actions.len()).collect::<Vec<_>>(),
         "each slot once"
     );
-    let mut step = VectorStep::with_capacity(rows.len());
-    for (index, row) in rows {
-        step.push(index, row);
-    }
-    step
+    all
 }
 
 #[test]
@@ -124,18 +119,18 @@ fn a_trap_in_a_streamed_step_ends_its_group_only() {
     let s = streamed(&mut vec, &["a", "b", "c", "d", "trap", "f"]);
     assert!(s.errors[..3].iter().all(Option::is_none));
     assert_eq!(
-        s.observations[..3],
+        s.observations().collect::<Vec<_>>()[..3],
         ["step 1 got a", "step 1 got b", "step 1 got c"]
     );
     for i in 3..6 {
         let error = s.errors[i].as_ref().expect("the whole group fails");
         assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
-        assert_eq!(s.observations[i], "hostile:healthy ready");
+        assert_eq!(s.observation(i), "hostile:healthy ready");
     }
     let s = streamed(&mut vec, &["a", "b", "c", "d", "e", "f"]);
     assert!(s.errors.iter().all(Option::is_none));
     assert_eq!(
-        s.observations[3..],
+        s.observations().collect::<Vec<_>>()[3..],
         ["step 1 got d", "step 1 got e", "step 1 got f"]
     );
 }
@@ -176,20 +171,20 @@ fn a_trap_ends_every_episode_of_its_group_and_no_other() {
         assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
         assert!(error.to_string().contains("asked to trap"), "{error}");
         // Rebuilt on a fresh instance: a new episode, reported as truncated.
-        assert_eq!(s.observations[i], "hostile:healthy ready");
+        assert_eq!(s.observation(i), "hostile:healthy ready");
         assert!(s.truncated[i] && s.rewards[i] == 0.0);
     }
     assert!(s.errors[3].is_none());
-    assert_eq!(s.observations[3], "step 1 got d");
+    assert_eq!(s.observation(3), "step 1 got d");
     let s = vec
         .step(Actions::All(&["a", "b", "c", "d"].map(String::from)))
         .unwrap();
     assert!(s.errors.iter().all(Option::is_none));
     assert_eq!(
-        s.observations[..3],
+        s.observations().collect::<Vec<_>>()[..3],
         ["step 1 got a", "step 1 got b", "step 1 got c"]
     );
-    assert_eq!(s.observations[3], "step 2 got d");
+    assert_eq!(s.observation(3), "step 2 got d");
 }
 
 #[test]
@@ -208,13 +203,13 @@ fn a_member_reset_alone_after_a_failure_leaves_its_siblings_told() {
     let s = vec
         .step(Actions::All(&["a", "b"].map(String::from)))
         .unwrap();
-    assert_eq!(s.observations[0], "step 1 got a");
+    assert_eq!(s.observation(0), "step 1 got a");
     let error = s.errors[1].as_ref().expect("the sibling lost its episode");
     assert!(
         error.to_string().contains("env group was rebuilt"),
         "{error}"
     );
-    assert_eq!(s.observations[1], "hostile:healthy ready");
+    assert_eq!(s.observation(1), "hostile:healthy ready");
 }
 
 #[test]

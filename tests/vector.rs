@@ -29,11 +29,11 @@ fn trace(
             let s = vec.step(Actions::All(&actions(&[a]))).unwrap();
             let error = s.errors[0].is_some();
             (
-                s.observations[0].clone(),
+                s.observation(0).to_owned(),
                 s.rewards[0],
                 s.terminated[0],
                 s.truncated[0],
-                s.final_observations[0].clone(),
+                s.final_observation(0).map(str::to_owned),
                 error,
             )
         })
@@ -99,7 +99,7 @@ fn disabled_autoreset_refuses_finished_slots_until_reset() {
     );
     vec.reset_some(&[1], &[None]).unwrap();
     let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
-    assert_eq!(s.observations, vec!["step 1 got x"]);
+    assert_eq!(s.observations().collect::<Vec<_>>(), vec!["step 1 got x"]);
 }
 
 #[test]
@@ -108,12 +108,15 @@ fn partial_steps_touch_only_the_named_slots() {
     vec.reset(None).unwrap();
     let s = vec.step(Actions::Some(&[(3, "y"), (1, "x")])).unwrap();
     assert_eq!(s.indices, vec![3, 1]);
-    assert_eq!(s.observations, vec!["step 1 got y", "step 1 got x"]);
+    assert_eq!(
+        s.observations().collect::<Vec<_>>(),
+        vec!["step 1 got y", "step 1 got x"]
+    );
     let s = vec
         .step(Actions::All(&actions(&["p", "q", "r", "s"])))
         .unwrap();
     assert_eq!(
-        s.observations,
+        s.observations().collect::<Vec<_>>(),
         vec![
             "step 1 got p",
             "step 2 got q",
@@ -187,13 +190,10 @@ fn parallel_steps_match_sequential_ones() {
             );
             if one.done() {
                 let reset = env.reset(None).unwrap();
-                assert_eq!(
-                    s.final_observations[i].as_deref(),
-                    Some(one.observation.as_str())
-                );
-                assert_eq!(s.observations[i], reset.observation);
+                assert_eq!(s.final_observation(i), Some(one.observation.as_str()));
+                assert_eq!(s.observation(i), reset.observation);
             } else {
-                assert_eq!(s.observations[i], one.observation);
+                assert_eq!(s.observation(i), one.observation);
             }
         }
     }
@@ -213,13 +213,13 @@ fn a_trapping_slot_fails_alone_and_is_rebuilt() {
     vec.reset(None).unwrap();
     for round in 1..=2 {
         let s = vec.step(Actions::All(&actions(&["a", "b", "c"]))).unwrap();
-        assert_eq!(s.observations[0], format!("step {round} got a"));
-        assert_eq!(s.observations[2], format!("step {round} got c"));
+        assert_eq!(s.observation(0), format!("step {round} got a"));
+        assert_eq!(s.observation(2), format!("step {round} got c"));
         assert!(s.errors[0].is_none() && s.errors[2].is_none());
         let error = s.errors[1].as_ref().expect("slot 1 fails");
         assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
         // The slot was rebuilt: a fresh episode, reported as truncated.
-        assert_eq!(s.observations[1], "hostile:panic ready");
+        assert_eq!(s.observation(1), "hostile:panic ready");
         assert!(s.truncated[1] && s.rewards[1] == 0.0);
     }
 }
@@ -243,14 +243,14 @@ fn the_autoreset_mode_changes_without_rebuilding_the_envs() {
     assert_eq!(vec.autoreset_mode(), AutoresetMode::NextStep);
     // The episode goes on where it was: this is its second step, not a fresh one.
     let s = vec.step(Actions::All(&actions(&["b"]))).unwrap();
-    assert_eq!(s.observations, vec!["step 2 got b"]);
+    assert_eq!(s.observations().collect::<Vec<_>>(), vec!["step 2 got b"]);
     let s = vec.step(Actions::All(&actions(&["c"]))).unwrap();
-    assert_eq!(
-        (s.observations[0].as_str(), s.terminated[0]),
-        ("step 3 got c", true)
-    );
+    assert_eq!((s.observation(0), s.terminated[0]), ("step 3 got c", true));
     let s = vec.step(Actions::All(&actions(&["ignored"]))).unwrap();
-    assert_eq!(s.observations, vec!["hostile:healthy ready"]);
+    assert_eq!(
+        s.observations().collect::<Vec<_>>(),
+        vec!["hostile:healthy ready"]
+    );
 }
 
 #[test]
@@ -268,7 +268,10 @@ fn a_slot_can_be_driven_directly_like_gems_envs_list() {
     );
     // The vector knows the directly-stepped episode ended: NextStep resets it.
     let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
-    assert_eq!(s.observations, vec!["hostile:healthy ready"]);
+    assert_eq!(
+        s.observations().collect::<Vec<_>>(),
+        vec!["hostile:healthy ready"]
+    );
     let error = vec.with_slot(9, |slot| slot.reset(None)).unwrap_err();
     assert!(error.to_string().contains("out of range"), "{error}");
 }

@@ -4,7 +4,7 @@
 use crate::convert::info_to_py;
 use crate::errors;
 use geode_runtime::vector::{Completed, SlotStep};
-use geode_runtime::{Info, VectorStep};
+use geode_runtime::{InfoStr, VectorStep};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -22,7 +22,7 @@ pub struct InfoCache {
 
 impl InfoCache {
     /// A fresh dict for `info`.
-    pub fn get<'py>(&mut self, py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+    pub fn get<'py>(&mut self, py: Python<'py>, info: &InfoStr) -> PyResult<Bound<'py, PyDict>> {
         if let Some((json, dict)) = &self.last
             && json == info.as_json()
         {
@@ -39,51 +39,47 @@ impl InfoCache {
 /// last three are `None` when no entry has one. Columns go to Python as they are: the numeric
 /// ones without a copy, each list allocated once at its final size.
 pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py, PyTuple>> {
-    let VectorStep {
-        indices,
-        observations,
-        rewards,
-        terminated,
-        truncated,
-        infos,
-        final_observations,
-        final_infos,
-        errors,
-    } = step;
     let mut cache = InfoCache::default();
-    let info_dicts = infos
-        .iter()
+    let info_dicts = step
+        .infos()
         .map(|info| cache.get(py, info))
         .collect::<PyResult<Vec<_>>>()?;
     let none = || py.None().into_bound(py);
-    let (final_observations, final_infos) = if final_observations.iter().any(Option::is_some) {
-        let dicts = final_infos
-            .iter()
-            .map(|info| info.as_ref().map(|info| cache.get(py, info)).transpose())
+    let (final_observations, final_infos) = if step.any_final() {
+        let entries = 0..step.len();
+        let dicts = entries
+            .clone()
+            .map(|k| {
+                step.final_info(k)
+                    .map(|info| cache.get(py, info))
+                    .transpose()
+            })
             .collect::<PyResult<Vec<_>>>()?;
         (
-            PyList::new(py, final_observations)?.into_any(),
+            PyList::new(py, entries.map(|k| step.final_observation(k)))?.into_any(),
             PyList::new(py, dicts)?.into_any(),
         )
     } else {
         (none(), none())
     };
-    let errors = if errors.iter().any(Option::is_some) {
-        let exceptions = errors
+    let errors = if step.errors.iter().any(Option::is_some) {
+        let exceptions = step
+            .errors
             .iter()
             .map(|e| e.as_ref().map(|e| errors::exception(py, e)));
         PyList::new(py, exceptions)?.into_any()
     } else {
         none()
     };
+    let observations = PyList::new(py, step.observations())?.into_any();
     PyTuple::new(
         py,
         [
-            PyList::new(py, indices)?.into_any(),
-            PyList::new(py, observations)?.into_any(),
-            rewards.into_pyarray(py).into_any(),
-            terminated.into_pyarray(py).into_any(),
-            truncated.into_pyarray(py).into_any(),
+            PyList::new(py, step.indices)?.into_any(),
+            observations,
+            step.rewards.into_pyarray(py).into_any(),
+            step.terminated.into_pyarray(py).into_any(),
+            step.truncated.into_pyarray(py).into_any(),
             PyList::new(py, info_dicts)?.into_any(),
             final_observations,
             final_infos,

@@ -4,8 +4,7 @@
 
 use crate::batch::InfoCache;
 use crate::errors;
-use geode_runtime::vector::SlotStep;
-use geode_runtime::{Error, Info};
+use geode_runtime::{Error, Info, VectorStep};
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -59,19 +58,21 @@ impl Columns {
         })
     }
 
-    /// Fills in the entries of finished slots, `(slot index, result)`.
-    pub fn take(&mut self, py: Python<'_>, ready: &mut dyn Iterator<Item = (usize, SlotStep)>) {
-        for (slot, step) in ready {
+    /// Fills in the entries of finished slots (`ready.indices` says which); takes their
+    /// errors out of `ready`.
+    pub fn take(&mut self, py: Python<'_>, ready: &mut VectorStep) {
+        for k in 0..ready.len() {
             if self.failure.is_none()
-                && let Err(e) = self.put(py, slot, step)
+                && let Err(e) = self.put(py, ready, k)
             {
                 self.failure = Some(e);
             }
         }
     }
 
-    fn put(&mut self, py: Python<'_>, slot: usize, step: SlotStep) -> PyResult<()> {
+    fn put(&mut self, py: Python<'_>, ready: &mut VectorStep, k: usize) -> PyResult<()> {
         let n = self.rewards.len();
+        let slot = ready.indices[k];
         let entry = match self.entry_of.get(slot) {
             Some(&entry) if entry != u32::MAX => entry as usize,
             _ => {
@@ -82,21 +83,18 @@ impl Columns {
         };
         self.observations
             .bind(py)
-            .set_item(entry, PyString::new(py, &step.observation))?;
+            .set_item(entry, PyString::new(py, ready.observation(k)))?;
         self.infos
             .bind(py)
-            .set_item(entry, self.info_cache.get(py, &step.info)?)?;
-        self.rewards[entry] = step.reward;
-        self.terminated[entry] = step.terminated;
-        self.truncated[entry] = step.truncated;
-        set_rare(
-            &mut self.final_observations,
-            n,
-            entry,
-            step.final_observation,
-        );
-        set_rare(&mut self.final_infos, n, entry, step.final_info);
-        set_rare(&mut self.errors, n, entry, step.error);
+            .set_item(entry, self.info_cache.get(py, ready.info(k))?)?;
+        self.rewards[entry] = ready.rewards[k];
+        self.terminated[entry] = ready.terminated[k];
+        self.truncated[entry] = ready.truncated[k];
+        let final_observation = ready.final_observation(k).map(str::to_owned);
+        set_rare(&mut self.final_observations, n, entry, final_observation);
+        let final_info = ready.final_info(k).map(ToOwned::to_owned);
+        set_rare(&mut self.final_infos, n, entry, final_info);
+        set_rare(&mut self.errors, n, entry, ready.errors[k].take());
         Ok(())
     }
 

@@ -1,7 +1,7 @@
 //! Conversions between Python objects and the JSON values, infos and limits of the runtime.
 
 use crate::errors::bad_config;
-use geode_runtime::{Info, Limits, StepOutput};
+use geode_runtime::{InfoStr, Limits, StepOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
@@ -43,7 +43,7 @@ pub fn map_to_py<'py>(py: Python<'py>, map: &Map<String, Value>) -> PyResult<Bou
 }
 
 /// An env's info as a Python `dict` (GEM's info).
-pub fn info_to_py<'py>(py: Python<'py>, info: &Info) -> PyResult<Bound<'py, PyDict>> {
+pub fn info_to_py<'py>(py: Python<'py>, info: &InfoStr) -> PyResult<Bound<'py, PyDict>> {
     if info.as_json() == "{}" {
         return Ok(PyDict::new(py));
     }

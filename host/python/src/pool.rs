@@ -8,7 +8,9 @@ use crate::columns::Columns;
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
-use geode_runtime::{AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot, SlotStep};
+use geode_runtime::{
+    AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot, SlotStep, VectorStep,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -180,7 +182,10 @@ impl PyAsyncPool {
         py.detach(|| {
             let send = || self.pool.send(pairs);
             self.run_batch(&order, send, &mut |rows| {
-                let mut ready = rows.into_iter().map(|row| (row.index, row.step));
+                let mut ready = VectorStep::with_capacity(rows.len());
+                for row in rows {
+                    ready.push(row.index, row.step);
+                }
                 Python::attach(|py| columns.take(py, &mut ready))
             })
         })

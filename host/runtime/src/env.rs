@@ -12,18 +12,21 @@ pub struct Info(String);
 impl Info {
     /// Wraps `text` after checking it is a JSON object.
     pub fn from_json(text: String) -> std::result::Result<Self, String> {
+        Self::check_json(&text)?;
+        Ok(Info(text))
+    }
+
+    /// Checks that `text` is a JSON object; what is wrong with it if not.
+    pub(crate) fn check_json(text: &str) -> std::result::Result<(), String> {
         if !text.trim_start().starts_with('{') {
             return Err(format!(
                 "info must be a JSON object, got `{}`",
-                preview(&text)
+                preview(text)
             ));
         }
-        match serde_json::from_str::<serde::de::IgnoredAny>(&text) {
-            Ok(_) => Ok(Info(text)),
-            Err(e) => Err(format!(
-                "info is not valid JSON ({e}): `{}`",
-                preview(&text)
-            )),
+        match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Ok(_) => Ok(()),
+            Err(e) => Err(format!("info is not valid JSON ({e}): `{}`", preview(text))),
         }
     }
 
@@ -32,10 +35,9 @@ impl Info {
         Info(text)
     }
 
-    /// A stand-in that allocates nothing, for a result slot about to be overwritten. Never
-    /// handed to users: it is not a JSON object.
-    pub(crate) fn placeholder() -> Self {
-        Info(String::new())
+    /// The JSON text, owned.
+    pub fn into_json(self) -> String {
+        self.0
     }
 
     /// An empty object.
@@ -46,6 +48,34 @@ impl Info {
     /// Builds an info from a map.
     pub fn from_map(map: &Map<String, Value>) -> Self {
         Info(serde_json::to_string(map).expect("a JSON map always serializes"))
+    }
+
+    /// The borrowed form.
+    pub fn as_info_str(&self) -> &InfoStr {
+        InfoStr::new(&self.0)
+    }
+}
+
+impl std::ops::Deref for Info {
+    type Target = InfoStr;
+
+    fn deref(&self) -> &InfoStr {
+        self.as_info_str()
+    }
+}
+
+/// A borrowed [`Info`]: validated JSON object text, as `str` is to `String`. Vector steps hand
+/// out infos this way, straight from the text they share.
+#[derive(Debug, PartialEq, Eq)]
+#[repr(transparent)]
+pub struct InfoStr(str);
+
+impl InfoStr {
+    /// Wraps text that already passed [`Info::from_json`].
+    pub(crate) fn new(json: &str) -> &InfoStr {
+        // SAFETY: `InfoStr` is a `repr(transparent)` wrapper of `str`, so the two references
+        // have the same layout and metadata.
+        unsafe { &*(json as *const str as *const InfoStr) }
     }
 
     /// The JSON text.
@@ -61,6 +91,20 @@ impl Info {
     /// One entry of the info.
     pub fn get(&self, key: &str) -> Option<Value> {
         self.to_map().remove(key)
+    }
+}
+
+impl ToOwned for InfoStr {
+    type Owned = Info;
+
+    fn to_owned(&self) -> Info {
+        Info(self.0.to_owned())
+    }
+}
+
+impl std::borrow::Borrow<InfoStr> for Info {
+    fn borrow(&self) -> &InfoStr {
+        self.as_info_str()
     }
 }
 

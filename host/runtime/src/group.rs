@@ -15,6 +15,7 @@ use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
 use crate::recipe::Recipe;
+use crate::vector::{TextReset, TextStep};
 use crate::{ComponentEnv, Error, Result};
 use std::sync::{Arc, Mutex, PoisonError};
 use wasmtime::Store;
@@ -192,6 +193,20 @@ impl EnvGroup {
         &mut self,
         resets: &[(usize, Option<u64>)],
     ) -> Result<Vec<Result<ResetOutput>>> {
+        let mut text = String::new();
+        let outputs = self.reset_each_into(resets, &mut text)?;
+        Ok(outputs
+            .into_iter()
+            .map(|r| r.map(|first| first.to_owned(&text)))
+            .collect())
+    }
+
+    /// [`EnvGroup::reset_each`] with the members' strings appended to `text`.
+    pub(crate) fn reset_each_into(
+        &mut self,
+        resets: &[(usize, Option<u64>)],
+        text: &mut String,
+    ) -> Result<Vec<Result<TextReset>>> {
         self.check_members(resets.iter().map(|r| r.0))?;
         let limits = self.recipe.limits.clone();
         let live = self.live()?;
@@ -222,11 +237,11 @@ impl EnvGroup {
                     observation, info, ..
                 } => {
                     self.check_len("reset", observation.len())?;
-                    let info = self.check_info(i, "reset", info)?;
+                    self.check_info(i, "reset", info)?;
                     self.episode_generation[i] = Some(self.generation);
-                    Ok(ResetOutput {
-                        observation: observation.to_owned(),
-                        info,
+                    Ok(TextReset {
+                        observation: append(text, observation),
+                        info: append(text, info),
                     })
                 }
                 Entry::Refused(refusal) => Err(guard::refused(&self.recipe.id, "reset", refusal)),
@@ -239,8 +254,22 @@ impl EnvGroup {
     /// the current instance gets an error without reaching the guest. `Err` means the whole call
     /// failed: the instance was discarded.
     pub fn step_each(&mut self, steps: &[(usize, &str)]) -> Result<Vec<Result<StepOutput>>> {
+        let mut text = String::new();
+        let outputs = self.step_each_into(steps, &mut text)?;
+        Ok(outputs
+            .into_iter()
+            .map(|r| r.map(|step| step.to_owned(&text)))
+            .collect())
+    }
+
+    /// [`EnvGroup::step_each`] with the members' strings appended to `text`.
+    pub(crate) fn step_each_into(
+        &mut self,
+        steps: &[(usize, &str)],
+        text: &mut String,
+    ) -> Result<Vec<Result<TextStep>>> {
         self.check_members(steps.iter().map(|s| s.0))?;
-        let mut outputs: Vec<Option<Result<StepOutput>>> = Vec::with_capacity(steps.len());
+        let mut outputs: Vec<Option<Result<TextStep>>> = Vec::with_capacity(steps.len());
         let mut numbers: Vec<u32> = Vec::with_capacity(steps.len());
         let mut actions = String::with_capacity(steps.iter().map(|s| s.1.len()).sum());
         let mut ends: Vec<u32> = Vec::with_capacity(steps.len());
@@ -285,14 +314,16 @@ impl EnvGroup {
                             reward,
                             terminated,
                             truncated,
-                        } => Ok(self.accept_step(
-                            i,
-                            observation,
-                            info,
-                            reward,
-                            terminated,
-                            truncated,
-                        )?),
+                        } => {
+                            self.check_step(i, observation, info, reward)?;
+                            Ok(TextStep {
+                                observation: append(text, observation),
+                                info: append(text, info),
+                                reward,
+                                terminated,
+                                truncated,
+                            })
+                        }
                         Entry::Refused(refusal) => {
                             Err(guard::refused(&self.recipe.id, "step", refusal))
                         }
@@ -326,15 +357,8 @@ impl EnvGroup {
         })
     }
 
-    fn accept_step(
-        &mut self,
-        i: usize,
-        observation: &str,
-        info: &str,
-        reward: f64,
-        terminated: bool,
-        truncated: bool,
-    ) -> Result<StepOutput> {
+    /// Checks member `i`'s step outcome against its limits and the contract.
+    fn check_step(&mut self, i: usize, observation: &str, info: &str, reward: f64) -> Result<()> {
         self.check_len("step", observation.len())?;
         if !reward.is_finite() {
             return Err(self.violation(
@@ -342,14 +366,7 @@ impl EnvGroup {
                 format!("reward must be a finite number, got {reward}"),
             ));
         }
-        let info = self.check_info(i, "step", info)?;
-        Ok(StepOutput {
-            observation: observation.to_owned(),
-            reward,
-            terminated,
-            truncated,
-            info,
-        })
+        self.check_info(i, "step", info)
     }
 
     fn check_members(&self, mut indices: impl Iterator<Item = usize>) -> Result<()> {
@@ -373,20 +390,21 @@ impl EnvGroup {
         }
     }
 
-    fn check_info(&mut self, i: usize, call: &'static str, info: &str) -> Result<Info> {
+    /// Checks member `i`'s info: within its size limit and a JSON object (unless it repeats
+    /// the member's last one, which passed).
+    fn check_info(&mut self, i: usize, call: &'static str, info: &str) -> Result<()> {
         if !info.is_empty() && info == self.last_info[i] {
-            return Ok(Info::from_validated(info.to_owned()));
+            return Ok(());
         }
         let limit = self.member_limits.max_info_bytes;
         if let Some(error) = self.recipe.oversize(call, "info", info.len(), limit) {
             self.live = None;
             return Err(error);
         }
-        let info =
-            Info::from_json(info.to_owned()).map_err(|message| self.violation(call, message))?;
+        Info::check_json(info).map_err(|message| self.violation(call, message))?;
         self.last_info[i].clear();
-        self.last_info[i].push_str(info.as_json());
-        Ok(info)
+        self.last_info[i].push_str(info);
+        Ok(())
     }
 
     fn violation(&mut self, call: &'static str, message: String) -> Error {
@@ -453,6 +471,13 @@ impl GroupMember {
     pub fn index(&self) -> usize {
         self.index
     }
+}
+
+/// Appends `piece` to `text`; where it lies there.
+fn append(text: &mut String, piece: &str) -> std::ops::Range<usize> {
+    let start = text.len();
+    text.push_str(piece);
+    start..text.len()
 }
 
 /// Locks a group; a panic while it was held leaves it usable (its instance is checked anyway).

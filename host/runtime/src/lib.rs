@@ -44,7 +44,7 @@ pub mod wrappers;
 
 pub use bindings::{CONTRACT_VERSION, ENV_EXPORT};
 pub use component_env::ComponentEnv;
-pub use env::{Env, Info, ResetOutput, StepOutput};
+pub use env::{Env, Info, InfoStr, ResetOutput, StepOutput};
 pub use error::{Error, RefusalKind, Result};
 pub use group::{EnvGroup, GroupMember};
 pub use limits::Limits;

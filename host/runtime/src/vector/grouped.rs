@@ -1,10 +1,11 @@
 //! Stepping slots of one env group with (at most) two calls into the guest: one steps every
 //! member that steps, one resets every member whose episode ended or failed. The outcome of
-//! each slot is the one [`Slot::advance`] gives, autoreset included. The sync vector env steps
+//! each slot is the one [`Slot::advance`] gives, autoreset included, packed with the others'
+//! (see [`PackedRun`]). The sync vector env steps
 //! whole groups this way; the async pool steps whichever members have actions waiting.
 
-use super::slot::{AutoresetMode, Plan, Slot, SlotStep};
-use crate::env::{Info, StepOutput};
+use super::packed::{PackedEntry, PackedRun, TextReset, TextStep};
+use super::slot::{AutoresetMode, Plan, Slot};
 use crate::group::{EnvGroup, lock};
 use crate::{Error, Result};
 use std::sync::Mutex;
@@ -14,54 +15,62 @@ enum AwaitingReset {
     /// NextStep: it resets instead of stepping.
     ResetOnly,
     /// SameStep: its episode ended with this step; the reset follows.
-    Ended(StepOutput),
+    Ended(TextStep),
     /// Its env failed; it restarts.
     Failed(Error),
 }
 
 /// Advances `slots` with one action each. `members[k]` is the member index of `slots[k]` in
-/// `group` (distinct members, in any order).
+/// `group` (distinct members, in any order). The results come packed, entry `k` for `slots[k]`.
 pub(crate) fn advance_group(
     group: &Mutex<EnvGroup>,
     members: &[usize],
     slots: &mut [&mut Slot],
     actions: &[&str],
     mode: AutoresetMode,
-) -> Vec<SlotStep> {
+) -> PackedRun {
     debug_assert!(members.len() == slots.len() && slots.len() == actions.len());
     let mut group = lock(group);
-    // Every result is written once, in place: members that still need a reset hold a
+    // Every entry is written once, in place: members that still need a reset hold a
     // placeholder until the reset call, and wait in `awaiting` meanwhile.
-    let mut out: Vec<SlotStep> = Vec::with_capacity(slots.len());
+    let mut run = PackedRun {
+        text: String::with_capacity(slots.len() * TEXT_PER_MEMBER),
+        entries: vec![PackedEntry::default(); slots.len()],
+        errors: Vec::new(),
+    };
     let mut awaiting: Vec<(usize, AwaitingReset)> = Vec::new();
     // Positions in `slots` and (member, action) pairs of the members that step.
     let mut stepping: Vec<usize> = Vec::with_capacity(slots.len());
     let mut to_step: Vec<(usize, &str)> = Vec::with_capacity(slots.len());
     for (i, (slot, &action)) in slots.iter().zip(actions).enumerate() {
-        out.push(match slot.plan(mode) {
-            Plan::Refuse(error) => SlotStep::refused(error),
-            Plan::ResetOnly => {
-                awaiting.push((i, AwaitingReset::ResetOnly));
-                placeholder()
-            }
+        match slot.plan(mode) {
+            Plan::Refuse(error) => run.entries[i] = run.refused(i, error),
+            Plan::ResetOnly => awaiting.push((i, AwaitingReset::ResetOnly)),
             Plan::Step => {
                 stepping.push(i);
                 to_step.push((members[i], action));
-                placeholder()
             }
-        });
+        }
     }
     if !to_step.is_empty() {
-        match group.step_each(&to_step) {
+        match group.step_each_into(&to_step, &mut run.text) {
             Ok(outputs) => {
                 for (&i, output) in stepping.iter().zip(outputs) {
                     match output {
-                        Ok(step) => match slots[i].after_step(step, mode) {
-                            Ok(step) => out[i] = step,
-                            Err(ended) => awaiting.push((i, AwaitingReset::Ended(ended))),
-                        },
+                        Ok(step) => {
+                            if slots[i].book_step(step.done(), mode) {
+                                awaiting.push((i, AwaitingReset::Ended(step)));
+                            } else {
+                                run.entries[i] = PackedEntry {
+                                    reward: step.reward,
+                                    terminated: step.terminated,
+                                    truncated: step.truncated,
+                                    ..PackedEntry::plain(step.observation, step.info)
+                                };
+                            }
+                        }
                         Err(error @ Error::InputTooLarge { .. }) => {
-                            out[i] = SlotStep::refused(error)
+                            run.entries[i] = run.refused(i, error)
                         }
                         Err(error) => awaiting.push((i, AwaitingReset::Failed(error))),
                     }
@@ -76,44 +85,37 @@ pub(crate) fn advance_group(
         }
     }
     if awaiting.is_empty() {
-        return out;
+        return run;
     }
     awaiting.sort_unstable_by_key(|(i, _)| *i);
     let resets: Vec<(usize, Option<u64>)> =
         awaiting.iter().map(|&(i, _)| (members[i], None)).collect();
-    let fresh: Vec<Result<(String, Info)>> = match group.reset_each(&resets) {
-        Ok(outputs) => outputs
-            .into_iter()
-            .map(|r| r.map(|first| (first.observation, first.info)))
-            .collect(),
+    let fresh: Vec<Result<TextReset>> = match group.reset_each_into(&resets, &mut run.text) {
+        Ok(outputs) => outputs,
         Err(error) => {
             let shared = SharedFailure(error);
             awaiting.iter().map(|_| Err(shared.for_member())).collect()
         }
     };
     for ((i, why), fresh) in awaiting.into_iter().zip(fresh) {
-        out[i] = match (why, fresh) {
-            (why, Ok((observation, info))) => {
+        run.entries[i] = match (why, fresh) {
+            (why, Ok(first)) => {
                 slots[i].mark_reset();
                 match why {
-                    AwaitingReset::ResetOnly => SlotStep::reset(observation, info),
-                    AwaitingReset::Ended(last) => SlotStep::ended(last, observation, info),
-                    AwaitingReset::Failed(error) => SlotStep::failed(error, observation, info),
+                    AwaitingReset::ResetOnly => PackedEntry::plain(first.observation, first.info),
+                    AwaitingReset::Ended(last) => PackedEntry::ended(last, first),
+                    AwaitingReset::Failed(error) => run.failed(i, error, Some(first)),
                 }
             }
             // The first failure is the one to report.
-            (AwaitingReset::Failed(error), Err(_)) | (_, Err(error)) => {
-                SlotStep::failed(error, String::new(), Info::empty())
-            }
+            (AwaitingReset::Failed(error), Err(_)) | (_, Err(error)) => run.failed(i, error, None),
         };
     }
-    out
+    run
 }
 
-/// What a result holds until it is known (allocates nothing).
-fn placeholder() -> SlotStep {
-    SlotStep::reset(String::new(), Info::placeholder())
-}
+/// Room reserved per member in a run's text (observation and info; more grows the buffer).
+const TEXT_PER_MEMBER: usize = 256;
 
 /// An error of a whole group call, reported by each member it ended.
 struct SharedFailure(Error);

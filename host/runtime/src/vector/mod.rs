@@ -3,12 +3,16 @@
 
 mod gang;
 mod grouped;
+mod packed;
 mod parallel;
 mod pool;
 mod share;
 mod slot;
+mod step;
 mod sync;
 
+pub(crate) use packed::{TextReset, TextStep};
 pub use pool::{AsyncPool, Completed};
 pub use slot::{AutoresetMode, Slot, SlotStep};
-pub use sync::{Actions, FinishedSlots, VectorEnv, VectorStep};
+pub use step::VectorStep;
+pub use sync::{Actions, VectorEnv};

@@ -454,7 +454,8 @@ impl Shared {
                 .collect();
             let actions: Vec<&str> = steps.iter().map(|(_, action, _)| action.as_str()).collect();
             let outcomes =
-                grouped::advance_group(&queue.group, &members, &mut slots, &actions, self.mode());
+                grouped::advance_group(&queue.group, &members, &mut slots, &actions, self.mode())
+                    .unpack();
             drop(slots);
             drop(guards);
             for ((index, _, reply), step) in steps.into_iter().zip(outcomes) {

@@ -152,8 +152,7 @@ impl Slot {
         out: StepOutput,
         mode: AutoresetMode,
     ) -> std::result::Result<SlotStep, StepOutput> {
-        self.episode_over = out.done();
-        if self.episode_over && mode == AutoresetMode::SameStep {
+        if self.book_step(out.done(), mode) {
             return Err(out);
         }
         Ok(SlotStep::plain(
@@ -163,6 +162,13 @@ impl Slot {
             out.truncated,
             out.info,
         ))
+    }
+
+    /// Books a step that ended the episode or not; true when the reset that goes with it is
+    /// due now (SameStep).
+    pub(crate) fn book_step(&mut self, done: bool, mode: AutoresetMode) -> bool {
+        self.episode_over = done;
+        done && mode == AutoresetMode::SameStep
     }
 
     /// Books a reset done on the slot's behalf (by its env group).

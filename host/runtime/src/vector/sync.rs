@@ -2,16 +2,15 @@
 //! in index order.
 
 use super::grouped;
+use super::packed::PackedRun;
 use super::parallel;
 use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
+use super::step::VectorStep;
 use crate::env::{Env, Info};
 use crate::group::EnvGroup;
 use crate::{Error, Result};
 use std::sync::{Arc, Mutex};
-
-/// Results of [`VectorEnv::step_streamed`] as they finish: `(slot index, result)`.
-pub type FinishedSlots<'a> = dyn Iterator<Item = (usize, SlotStep)> + 'a;
 
 /// A run's slots and, for a group's members, their group.
 type Unit<'s> = (&'s mut [Slot], Option<&'s Mutex<EnvGroup>>);
@@ -58,70 +57,19 @@ pub enum Actions<'a, S: AsRef<str> = String> {
     Some(&'a [(usize, S)]),
 }
 
-/// The batched result of one vector step, in the order the actions were given.
-#[derive(Debug, Default)]
-pub struct VectorStep {
-    /// The slot index of each entry.
-    pub indices: Vec<usize>,
-    pub observations: Vec<String>,
-    pub rewards: Vec<f64>,
-    pub terminated: Vec<bool>,
-    pub truncated: Vec<bool>,
-    pub infos: Vec<Info>,
-    /// Per entry: the ended episode's last observation (SameStep only).
-    pub final_observations: Vec<Option<String>>,
-    /// Per entry: the ended episode's last info (SameStep only).
-    pub final_infos: Vec<Option<Info>>,
-    /// Per entry: the slot's error, if its env failed (the slot was restarted).
-    pub errors: Vec<Option<Error>>,
+/// What stepping one unit gives: a lone slot's result, or a group run's, packed.
+enum UnitSteps {
+    Lone(SlotStep),
+    Run(PackedRun),
 }
 
 impl VectorStep {
-    /// An empty batch with room for `n` entries.
-    pub fn with_capacity(n: usize) -> Self {
-        VectorStep {
-            indices: Vec::with_capacity(n),
-            observations: Vec::with_capacity(n),
-            rewards: Vec::with_capacity(n),
-            terminated: Vec::with_capacity(n),
-            truncated: Vec::with_capacity(n),
-            infos: Vec::with_capacity(n),
-            final_observations: Vec::with_capacity(n),
-            final_infos: Vec::with_capacity(n),
-            errors: Vec::with_capacity(n),
+    /// Appends a unit's results, for slots `first..`.
+    fn push_unit(&mut self, first: usize, steps: UnitSteps) {
+        match steps {
+            UnitSteps::Lone(step) => self.push(first, step),
+            UnitSteps::Run(run) => self.push_run(first, run),
         }
-    }
-
-    /// Appends slot `index`'s result as the next entry.
-    pub fn push(&mut self, index: usize, mut step: SlotStep) {
-        self.indices.push(index);
-        self.take_fields(&mut step);
-    }
-
-    /// Appends the fields of `s`, taken out in place (a result is large; moving it whole costs
-    /// a copy per slot). The caller pushes the index.
-    fn take_fields(&mut self, s: &mut SlotStep) {
-        self.observations.push(std::mem::take(&mut s.observation));
-        self.rewards.push(s.reward);
-        self.terminated.push(s.terminated);
-        self.truncated.push(s.truncated);
-        self.infos
-            .push(std::mem::replace(&mut s.info, Info::placeholder()));
-        self.final_observations.push(s.final_observation.take());
-        self.final_infos.push(s.final_info.take());
-        self.errors.push(s.error.take());
-    }
-
-    /// The columns of `runs`' results, in order, for slots `indices`.
-    fn collect(indices: Vec<usize>, runs: impl IntoIterator<Item = Vec<SlotStep>>) -> Self {
-        let mut out = VectorStep::with_capacity(indices.len());
-        out.indices = indices;
-        for mut run in runs {
-            for s in &mut run {
-                out.take_fields(s);
-            }
-        }
-        out
     }
 }
 
@@ -247,10 +195,14 @@ impl VectorEnv {
         match actions {
             Actions::All(all) => {
                 self.check_action_count(all.len())?;
-                let indices = (0..all.len()).collect();
                 if self.runs.len() < self.slots.len() {
+                    let starts = self.run_starts();
                     let per_run = self.step_runs(all, mode);
-                    return Ok(VectorStep::collect(indices, per_run));
+                    let mut out = VectorStep::with_capacity(all.len());
+                    for (start, steps) in starts.into_iter().zip(per_run) {
+                        out.push_unit(start, steps);
+                    }
+                    return Ok(out);
                 }
                 let steps: Vec<SlotStep> = if all.len() < PARALLEL_THRESHOLD {
                     self.slots
@@ -263,7 +215,7 @@ impl VectorEnv {
                         slot.advance(a.as_ref(), mode)
                     })
                 };
-                Ok(VectorStep::collect(indices, [steps]))
+                Ok(VectorStep::from_slots(0.., steps))
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
@@ -272,20 +224,21 @@ impl VectorEnv {
                 let steps = parallel::map_zip(&mut targets, pairs, |slot, (_, action)| {
                     slot.advance(action.as_ref(), mode)
                 });
-                Ok(VectorStep::collect(indices, [steps]))
+                Ok(VectorStep::from_slots(indices, steps))
             }
         }
     }
 
     /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
-    /// the results to `take` on the calling thread as they finish, as `(slot index, result)`
-    /// in any order (each slot exactly once), while other threads still step. `take` is called
-    /// a few times per step, so that work done on each result (converting it for Python, say)
-    /// overlaps the stepping.
+    /// the results to `take` on the calling thread as they finish, a few slots at a time in
+    /// any order (each slot exactly once; `VectorStep::indices` says which), while other
+    /// threads still step. `take` is called a few times per step, so that work done on each
+    /// result (converting it for Python, say) overlaps the stepping. The batch passed to
+    /// `take` is reused: what `take` leaves in it is dropped.
     pub fn step_streamed<S: AsRef<str> + Sync>(
         &mut self,
         actions: &[S],
-        take: &mut dyn FnMut(&mut FinishedSlots<'_>),
+        take: &mut dyn FnMut(&mut VectorStep),
     ) -> Result<()> {
         self.check_action_count(actions.len())?;
         let mode = self.mode;
@@ -293,17 +246,23 @@ impl VectorEnv {
             let steps: Vec<SlotStep> = (self.slots.iter_mut().zip(actions))
                 .map(|(slot, a)| slot.advance(a.as_ref(), mode))
                 .collect();
-            take(&mut steps.into_iter().enumerate());
+            take(&mut VectorStep::from_slots(0.., steps));
             return Ok(());
         }
         // About eight takes per step: each costs the taker a fixed amount (a lock, say).
         let chunk = |units: usize| units.div_ceil(8);
+        let mut batch = VectorStep::with_capacity(actions.len());
         if self.runs.len() == self.slots.len() {
             let chunk = chunk(self.slots.len());
             let advance = |slot: &mut Slot, a: &S| slot.advance(a.as_ref(), mode);
             let balance = &mut self.balance;
-            let take_slots =
-                &mut |ready: &mut parallel::Finished<SlotStep>| take(&mut ready.drain(..));
+            let take_slots = &mut |ready: &mut parallel::Finished<SlotStep>| {
+                batch.clear();
+                for (index, step) in ready.drain(..) {
+                    batch.push(index, step);
+                }
+                take(&mut batch);
+            };
             parallel::map_zip_streamed(
                 &mut self.slots,
                 actions,
@@ -314,15 +273,7 @@ impl VectorEnv {
             );
             return Ok(());
         }
-        let starts: Vec<usize> = self
-            .runs
-            .iter()
-            .scan(0, |next, run| {
-                let start = *next;
-                *next += run.len;
-                Some(start)
-            })
-            .collect();
+        let starts = self.run_starts();
         let mut balance = std::mem::take(&mut self.balance);
         let (mut units, actions) = self.units(actions);
         let chunk = chunk(units.len());
@@ -334,18 +285,27 @@ impl VectorEnv {
             chunk,
             &mut balance,
             &mut |ready| {
-                let mut flat = ready.drain(..).flat_map(|(unit, steps)| {
-                    let start = starts[unit];
-                    steps
-                        .into_iter()
-                        .enumerate()
-                        .map(move |(k, step)| (start + k, step))
-                });
-                take(&mut flat)
+                batch.clear();
+                for (unit, steps) in ready.drain(..) {
+                    batch.push_unit(starts[unit], steps);
+                }
+                take(&mut batch);
             },
         );
         self.balance = balance;
         Ok(())
+    }
+
+    /// The first slot of each run.
+    fn run_starts(&self) -> Vec<usize> {
+        self.runs
+            .iter()
+            .scan(0, |next, run| {
+                let start = *next;
+                *next += run.len;
+                Some(start)
+            })
+            .collect()
     }
 
     fn check_action_count(&self, actions: usize) -> Result<()> {
@@ -378,19 +338,17 @@ impl VectorEnv {
         (slots, group): &mut Unit<'_>,
         actions: &[S],
         mode: AutoresetMode,
-    ) -> Vec<SlotStep> {
-        let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
+    ) -> UnitSteps {
         match group {
             Some(group) => {
+                let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
                 let members: Vec<usize> = (0..slots.len()).collect();
                 let mut slots: Vec<&mut Slot> = slots.iter_mut().collect();
-                grouped::advance_group(group, &members, &mut slots, &actions, mode)
+                UnitSteps::Run(grouped::advance_group(
+                    group, &members, &mut slots, &actions, mode,
+                ))
             }
-            None => slots
-                .iter_mut()
-                .zip(actions)
-                .map(|(slot, action)| slot.advance(action, mode))
-                .collect(),
+            None => UnitSteps::Lone(slots[0].advance(actions[0].as_ref(), mode)),
         }
     }
 
@@ -400,7 +358,7 @@ impl VectorEnv {
         &mut self,
         all: &[S],
         mode: AutoresetMode,
-    ) -> Vec<Vec<SlotStep>> {
+    ) -> Vec<UnitSteps> {
         let (mut units, actions) = self.units(all);
         parallel::map_zip(&mut units, &actions, |unit, actions| {
             Self::step_unit(unit, actions, mode)

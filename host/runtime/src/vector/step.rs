@@ -1,0 +1,228 @@
+//! [`VectorStep`]: the batched result of a vector step, one entry per stepped slot. Numbers
+//! are plain columns; strings are ranges of a few shared text blocks (one per slot, or one per
+//! run of slots stepped together), so a batch moves between threads in a few allocations.
+
+use super::packed::PackedRun;
+use super::slot::SlotStep;
+use crate::Error;
+use crate::env::InfoStr;
+use std::ops::Range;
+
+/// Where a string of a [`VectorStep`] lies: a range of one of its text blocks.
+#[derive(Debug, Clone)]
+struct Span {
+    block: usize,
+    range: Range<usize>,
+}
+
+/// The batched result of one vector step, in the order the actions were given. Entry `k` is
+/// slot `indices[k]`'s result; its strings are read with [`VectorStep::observation`] and the
+/// other accessors.
+#[derive(Debug, Default)]
+pub struct VectorStep {
+    /// The slot index of each entry.
+    pub indices: Vec<usize>,
+    pub rewards: Vec<f64>,
+    pub terminated: Vec<bool>,
+    pub truncated: Vec<bool>,
+    /// Per entry: the slot's error, if its env failed (the slot was restarted).
+    pub errors: Vec<Option<Error>>,
+    /// The entries' text.
+    blocks: Vec<String>,
+    observations: Vec<Span>,
+    infos: Vec<Span>,
+    final_observations: Vec<Option<Span>>,
+    final_infos: Vec<Option<Span>>,
+}
+
+impl VectorStep {
+    /// An empty batch with room for `n` entries.
+    pub fn with_capacity(n: usize) -> Self {
+        VectorStep {
+            indices: Vec::with_capacity(n),
+            rewards: Vec::with_capacity(n),
+            terminated: Vec::with_capacity(n),
+            truncated: Vec::with_capacity(n),
+            errors: Vec::with_capacity(n),
+            blocks: Vec::with_capacity(n),
+            observations: Vec::with_capacity(n),
+            infos: Vec::with_capacity(n),
+            final_observations: Vec::with_capacity(n),
+            final_infos: Vec::with_capacity(n),
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    /// True when the batch has no entry.
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// Entry `k`'s observation: the one to act on next (after SameStep autoreset, the new
+    /// episode's first). Panics when `k` is out of range, as indexing does.
+    pub fn observation(&self, k: usize) -> &str {
+        self.text(&self.observations[k])
+    }
+
+    /// Every entry's observation, in entry order.
+    pub fn observations(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.observations.iter().map(|span| self.text(span))
+    }
+
+    /// The info that goes with entry `k`'s observation.
+    pub fn info(&self, k: usize) -> &InfoStr {
+        InfoStr::new(self.text(&self.infos[k]))
+    }
+
+    /// Every entry's info, in entry order.
+    pub fn infos(&self) -> impl ExactSizeIterator<Item = &InfoStr> + '_ {
+        self.infos.iter().map(|span| InfoStr::new(self.text(span)))
+    }
+
+    /// Under SameStep, when entry `k`'s step ended an episode: that episode's last observation.
+    pub fn final_observation(&self, k: usize) -> Option<&str> {
+        self.final_observations[k].as_ref().map(|s| self.text(s))
+    }
+
+    /// Under SameStep, when entry `k`'s step ended an episode: that episode's last info.
+    pub fn final_info(&self, k: usize) -> Option<&InfoStr> {
+        self.final_infos[k]
+            .as_ref()
+            .map(|s| InfoStr::new(self.text(s)))
+    }
+
+    /// True when some entry has a final observation (some episode ended under SameStep).
+    pub fn any_final(&self) -> bool {
+        self.final_observations.iter().any(Option::is_some)
+    }
+
+    /// The entries of `steps`, for slots `indices` (one each, in order).
+    pub(crate) fn from_slots(
+        indices: impl IntoIterator<Item = usize>,
+        steps: Vec<SlotStep>,
+    ) -> Self {
+        let mut out = VectorStep::with_capacity(steps.len());
+        for (index, step) in indices.into_iter().zip(steps) {
+            out.push(index, step);
+        }
+        out
+    }
+
+    /// Appends slot `index`'s result as the next entry (its strings become blocks of their
+    /// own, without a copy).
+    pub fn push(&mut self, index: usize, step: SlotStep) {
+        self.indices.push(index);
+        self.rewards.push(step.reward);
+        self.terminated.push(step.terminated);
+        self.truncated.push(step.truncated);
+        self.errors.push(step.error);
+        let observation = self.add_block(step.observation);
+        self.observations.push(observation);
+        let info = self.add_block(step.info.into_json());
+        self.infos.push(info);
+        let final_observation = step.final_observation.map(|o| self.add_block(o));
+        self.final_observations.push(final_observation);
+        let final_info = step.final_info.map(|i| self.add_block(i.into_json()));
+        self.final_infos.push(final_info);
+    }
+
+    /// Appends a run's entries, for slots `first..` (its text becomes one block).
+    pub(crate) fn push_run(&mut self, first: usize, run: PackedRun) {
+        let block = self.blocks.len();
+        self.blocks.push(run.text);
+        let base = self.errors.len();
+        let span = |range: Range<usize>| Span { block, range };
+        for (k, entry) in run.entries.into_iter().enumerate() {
+            self.indices.push(first + k);
+            self.rewards.push(entry.reward);
+            self.terminated.push(entry.terminated);
+            self.truncated.push(entry.truncated);
+            self.errors.push(None);
+            self.observations.push(span(entry.observation));
+            self.infos.push(span(entry.info));
+            self.final_observations
+                .push(entry.final_observation.map(span));
+            self.final_infos.push(entry.final_info.map(span));
+        }
+        for (k, error) in run.errors {
+            self.errors[base + k] = Some(error);
+        }
+    }
+
+    /// Moves every entry of `other` to the end of this batch, leaving `other` empty (to gather
+    /// the parts a streamed step hands over).
+    pub fn append(&mut self, other: &mut VectorStep) {
+        let offset = self.blocks.len();
+        let shift = |span: Span| Span {
+            block: span.block + offset,
+            range: span.range,
+        };
+        self.blocks.append(&mut other.blocks);
+        self.indices.append(&mut other.indices);
+        self.rewards.append(&mut other.rewards);
+        self.terminated.append(&mut other.terminated);
+        self.truncated.append(&mut other.truncated);
+        self.errors.append(&mut other.errors);
+        self.observations
+            .extend(other.observations.drain(..).map(shift));
+        self.infos.extend(other.infos.drain(..).map(shift));
+        self.final_observations
+            .extend(other.final_observations.drain(..).map(|s| s.map(shift)));
+        self.final_infos
+            .extend(other.final_infos.drain(..).map(|s| s.map(shift)));
+    }
+
+    /// Puts the entries in slot index order (a streamed step hands them over in any order).
+    pub fn sort_by_index(&mut self) {
+        let mut order: Vec<usize> = (0..self.len()).collect();
+        order.sort_by_key(|&k| self.indices[k]);
+        fn permute<T>(column: &mut Vec<T>, order: &[usize]) {
+            let mut taken: Vec<Option<T>> = column.drain(..).map(Some).collect();
+            column.extend(
+                order
+                    .iter()
+                    .map(|&k| taken[k].take().expect("a permutation")),
+            );
+        }
+        permute(&mut self.indices, &order);
+        permute(&mut self.rewards, &order);
+        permute(&mut self.terminated, &order);
+        permute(&mut self.truncated, &order);
+        permute(&mut self.errors, &order);
+        permute(&mut self.observations, &order);
+        permute(&mut self.infos, &order);
+        permute(&mut self.final_observations, &order);
+        permute(&mut self.final_infos, &order);
+    }
+
+    /// Removes every entry, keeping the allocated room.
+    pub fn clear(&mut self) {
+        self.indices.clear();
+        self.rewards.clear();
+        self.terminated.clear();
+        self.truncated.clear();
+        self.errors.clear();
+        self.blocks.clear();
+        self.observations.clear();
+        self.infos.clear();
+        self.final_observations.clear();
+        self.final_infos.clear();
+    }
+
+    fn add_block(&mut self, text: String) -> Span {
+        let span = Span {
+            block: self.blocks.len(),
+            range: 0..text.len(),
+        };
+        self.blocks.push(text);
+        span
+    }
+
+    fn text(&self, span: &Span) -> &str {
+        &self.blocks[span.block][span.range.clone()]
+    }
+}
