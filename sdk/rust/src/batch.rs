@@ -95,12 +95,17 @@ const TERMINATED: u8 = 1;
 const TRUNCATED: u8 = 2;
 const REFUSED: u8 = 4;
 
+/// Room reserved per member for its observation and its info: enough for a typical game turn,
+/// so that a batch's text buffers are allocated once instead of grown by doubling.
+const OBSERVATION_ROOM: usize = 128;
+const INFO_ROOM: usize = 64;
+
 impl Columns {
     fn with_capacity(n: usize) -> Self {
         Columns(BatchResults {
-            observations: String::with_capacity(n * 64),
+            observations: String::with_capacity(n * OBSERVATION_ROOM),
             observation_ends: Vec::with_capacity(n),
-            infos: String::with_capacity(n * 16),
+            infos: String::with_capacity(n * INFO_ROOM),
             info_ends: Vec::with_capacity(n),
             rewards: Vec::with_capacity(n),
             flags: Vec::with_capacity(n),
