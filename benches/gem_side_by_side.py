@@ -69,6 +69,9 @@ def geode_rates(envs: list[int], steps: int, group: int) -> dict:
         "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
         "--json", "--envs", ",".join(map(str, envs)), "--threads", "1,2", "--steps", str(steps),
         "--group", str(group),
+        # With every core, step as a trainer's own thread does (the calling thread plus helpers),
+        # not from inside a rayon pool.
+        "--outside",
     ]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
     rates = {}
@@ -115,7 +118,8 @@ def main() -> None:
         return f"{format(min(values), fmt)}-{format(max(values), fmt)}"
 
     print(f"GuessTheNumber-hard, SameStep autoreset, random actions, {os.cpu_count()} cores, "
-          f"median of {args.repeat} runs, geode group_size {args.group}")
+          f"median of {args.repeat} runs, geode group_size {args.group}; geode sync 1T runs in a "
+          f"one-thread rayon pool, 2T from a plain thread with the default helper")
     header = ("envs", "GEM sync", "GEM async", "geode sync 1T", "geode sync 2T", "geode async 2T",
               "sync/GEM", "async/GEM async", "2T/1T")
     print("| " + " | ".join(header) + " |")

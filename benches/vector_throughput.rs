@@ -16,8 +16,9 @@ struct Args {
     json: bool,
     /// Run only `sync` or `async` (both when empty), e.g. to profile one of them.
     only: String,
-    /// Step the sync env from a thread outside any rayon pool (as Python does): it then runs on
-    /// the calling thread plus one helper per other core, whatever `--threads` says.
+    /// Step the sync env from a thread outside any rayon pool, as a trainer's own thread (or
+    /// Python) does: it then runs on the calling thread plus one helper per other core. Applies
+    /// to the thread counts that use every core; fewer threads still run in a rayon pool.
     outside: bool,
     /// Envs per component instance (`VecSpec::group_size`).
     group: usize,
@@ -185,6 +186,7 @@ fn side_by_side(registry: &Registry, copies: usize, n: usize, group: usize, step
 fn main() {
     let args = args();
     let registry = geode_benches::registry();
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.side_by_side > 0 {
         for &n in &args.envs {
             side_by_side(&registry, args.side_by_side, n, args.group, args.steps);
@@ -203,7 +205,7 @@ fn main() {
                     cpu: 0.0,
                 }
             } else {
-                if args.outside {
+                if args.outside && threads >= cores {
                     sync_rate(&registry, n, args.group, args.steps)
                 } else {
                     pool.install(|| sync_rate(&registry, n, args.group, args.steps))

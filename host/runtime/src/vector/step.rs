@@ -15,6 +15,14 @@ struct Span {
     range: Range<usize>,
 }
 
+impl Span {
+    /// Stands for an entry not filled in yet.
+    const UNSET: Span = Span {
+        block: usize::MAX,
+        range: 0..0,
+    };
+}
+
 /// The batched result of one vector step, in the order the actions were given. Entry `k` is
 /// slot `indices[k]`'s result; its strings are read with [`VectorStep::observation`] and the
 /// other accessors.
@@ -130,26 +138,75 @@ impl VectorStep {
         self.final_infos.push(final_info);
     }
 
+    /// A batch of one entry per slot `0..n`, each to be filled in once by
+    /// [`VectorStep::place_run`], in any order.
+    pub(crate) fn for_slots(n: usize) -> Self {
+        VectorStep {
+            indices: (0..n).collect(),
+            rewards: vec![0.0; n],
+            terminated: vec![false; n],
+            truncated: vec![false; n],
+            errors: (0..n).map(|_| None).collect(),
+            blocks: Vec::new(),
+            observations: vec![Span::UNSET; n],
+            infos: vec![Span::UNSET; n],
+            final_observations: vec![None; n],
+            final_infos: vec![None; n],
+        }
+    }
+
     /// Appends a run's entries, for slots `first..` (its text becomes one block).
     pub(crate) fn push_run(&mut self, first: usize, run: PackedRun) {
+        let at = self.len();
+        let n = run.entries.len();
+        self.indices.extend(first..first + n);
+        self.rewards.resize(at + n, 0.0);
+        self.terminated.resize(at + n, false);
+        self.truncated.resize(at + n, false);
+        self.errors.resize_with(at + n, || None);
+        self.observations.resize(at + n, Span::UNSET);
+        self.infos.resize(at + n, Span::UNSET);
+        self.final_observations.resize(at + n, None);
+        self.final_infos.resize(at + n, None);
+        self.place_at(at, run);
+    }
+
+    /// Fills in the entries of slots `first..` with a run's results (a batch made by
+    /// [`VectorStep::for_slots`]).
+    pub(crate) fn place_run(&mut self, first: usize, run: PackedRun) {
+        self.place_at(first, run);
+    }
+
+    /// Fills in the entry of slot `k` with its result (a batch made by
+    /// [`VectorStep::for_slots`]); its strings become blocks of their own.
+    pub(crate) fn place_slot(&mut self, k: usize, step: SlotStep) {
+        self.rewards[k] = step.reward;
+        self.terminated[k] = step.terminated;
+        self.truncated[k] = step.truncated;
+        self.errors[k] = step.error;
+        self.observations[k] = self.add_block(step.observation);
+        self.infos[k] = self.add_block(step.info.into_json());
+        self.final_observations[k] = step.final_observation.map(|o| self.add_block(o));
+        self.final_infos[k] = step.final_info.map(|i| self.add_block(i.into_json()));
+    }
+
+    /// Writes a run's entries at entries `at..`; its text becomes one block.
+    fn place_at(&mut self, at: usize, run: PackedRun) {
         let block = self.blocks.len();
         self.blocks.push(run.text);
-        let base = self.errors.len();
         let span = |range: Range<usize>| Span { block, range };
         for (k, entry) in run.entries.into_iter().enumerate() {
-            self.indices.push(first + k);
-            self.rewards.push(entry.reward);
-            self.terminated.push(entry.terminated);
-            self.truncated.push(entry.truncated);
-            self.errors.push(None);
-            self.observations.push(span(entry.observation));
-            self.infos.push(span(entry.info));
-            self.final_observations
-                .push(entry.final_observation.map(span));
-            self.final_infos.push(entry.final_info.map(span));
+            let e = at + k;
+            self.rewards[e] = entry.reward;
+            self.terminated[e] = entry.terminated;
+            self.truncated[e] = entry.truncated;
+            self.observations[e] = span(entry.observation);
+            self.infos[e] = span(entry.info);
+            self.final_observations[e] = entry.final_observation.map(span);
+            self.final_infos[e] = entry.final_info.map(span);
         }
         for (k, error) in run.errors {
-            self.errors[base + k] = Some(error);
+            self.errors[at + k] = Some(error);
         }
     }
 

@@ -57,6 +57,9 @@ pub enum Actions<'a, S: AsRef<str> = String> {
     Some(&'a [(usize, S)]),
 }
 
+/// Runs handed over by `VectorEnv::stream_runs`: `(first slot, results)`.
+type FinishedRuns<'a> = dyn Iterator<Item = (usize, UnitSteps)> + 'a;
+
 /// What stepping one unit gives: a lone slot's result, or a group run's, packed.
 enum UnitSteps {
     Lone(SlotStep),
@@ -71,6 +74,14 @@ impl VectorStep {
             UnitSteps::Run(run) => self.push_run(first, run),
         }
     }
+
+    /// Fills in a unit's entries, slots `first..` (a batch made by `VectorStep::for_slots`).
+    fn place_unit(&mut self, first: usize, steps: UnitSteps) {
+        match steps {
+            UnitSteps::Lone(step) => self.place_slot(first, step),
+            UnitSteps::Run(run) => self.place_run(first, run),
+        }
+    }
 }
 
 /// Slots below this count step on the calling thread; rayon's overhead would dominate.
@@ -82,18 +93,30 @@ pub struct VectorEnv {
     /// The slots in runs stepped as one unit: a run of an env group's members (in member
     /// order) steps with one call into the guest; any other slot is a run of its own.
     runs: Vec<Run>,
+    /// The first slot of each run.
+    starts: Vec<usize>,
     mode: AutoresetMode,
     base_seed: Option<u64>,
     seeded_once: bool,
-    /// How streamed steps were shared out among threads lately.
+    /// How steps were shared out among threads lately.
     balance: Balance,
 }
 
 impl VectorEnv {
     /// Slots over `envs`. The first `reset(None)` seeds env i with `seed + i` (GEM's rule).
     pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, seed: Option<u64>) -> Self {
+        let runs = Run::find(&envs);
+        let starts = runs
+            .iter()
+            .scan(0, |next, run| {
+                let start = *next;
+                *next += run.len;
+                Some(start)
+            })
+            .collect();
         VectorEnv {
-            runs: Run::find(&envs),
+            runs,
+            starts,
             slots: envs.into_iter().map(Slot::new).collect(),
             mode,
             base_seed: seed,
@@ -196,12 +219,14 @@ impl VectorEnv {
             Actions::All(all) => {
                 self.check_action_count(all.len())?;
                 if self.runs.len() < self.slots.len() {
-                    let starts = self.run_starts();
-                    let per_run = self.step_runs(all, mode);
-                    let mut out = VectorStep::with_capacity(all.len());
-                    for (start, steps) in starts.into_iter().zip(per_run) {
-                        out.push_unit(start, steps);
-                    }
+                    // The calling thread files each run's results as they finish, while the
+                    // other threads step the last runs.
+                    let mut out = VectorStep::for_slots(all.len());
+                    self.stream_runs(all, 1, &mut |ready| {
+                        for (first, steps) in ready {
+                            out.place_unit(first, steps);
+                        }
+                    });
                     return Ok(out);
                 }
                 let steps: Vec<SlotStep> = if all.len() < PARALLEL_THRESHOLD {
@@ -273,39 +298,44 @@ impl VectorEnv {
             );
             return Ok(());
         }
-        let starts = self.run_starts();
-        let mut balance = std::mem::take(&mut self.balance);
-        let (mut units, actions) = self.units(actions);
-        let chunk = chunk(units.len());
+        self.stream_runs(actions, chunk(self.runs.len()), &mut |ready| {
+            batch.clear();
+            for (first, steps) in ready {
+                batch.push_unit(first, steps);
+            }
+            take(&mut batch);
+        });
+        Ok(())
+    }
+
+    /// Steps every slot run by run, the runs in parallel (see [`VectorEnv::runs`](Self)), and
+    /// hands each run's results to `take` on the calling thread as `(first slot, results)`,
+    /// in any order, while the other threads still step; `take` waits for at least `chunk`
+    /// runs at a time until the last ones.
+    fn stream_runs<S: AsRef<str> + Sync>(
+        &mut self,
+        actions: &[S],
+        chunk: usize,
+        take: &mut dyn FnMut(&mut FinishedRuns<'_>),
+    ) {
+        let mode = self.mode;
+        let starts = &self.starts;
+        let serial = self.runs.len() == 1 || actions.len() < PARALLEL_THRESHOLD;
+        let (mut units, actions) = Self::units(&mut self.slots, &self.runs, actions);
         let step = |unit: &mut Unit<'_>, actions: &&[S]| Self::step_unit(unit, actions, mode);
+        if serial {
+            let runs = (units.iter_mut().zip(&actions)).map(|(unit, actions)| step(unit, actions));
+            take(&mut starts.iter().copied().zip(runs));
+            return;
+        }
         parallel::map_zip_streamed(
             &mut units,
             &actions,
             step,
             chunk,
-            &mut balance,
-            &mut |ready| {
-                batch.clear();
-                for (unit, steps) in ready.drain(..) {
-                    batch.push_unit(starts[unit], steps);
-                }
-                take(&mut batch);
-            },
+            &mut self.balance,
+            &mut |ready| take(&mut ready.drain(..).map(|(unit, run)| (starts[unit], run))),
         );
-        self.balance = balance;
-        Ok(())
-    }
-
-    /// The first slot of each run.
-    fn run_starts(&self) -> Vec<usize> {
-        self.runs
-            .iter()
-            .scan(0, |next, run| {
-                let start = *next;
-                *next += run.len;
-                Some(start)
-            })
-            .collect()
     }
 
     fn check_action_count(&self, actions: usize) -> Result<()> {
@@ -319,11 +349,15 @@ impl VectorEnv {
     }
 
     /// The slots cut into [`VectorEnv::runs`](Self), each with its actions.
-    fn units<'s, 'a, S>(&'s mut self, all: &'a [S]) -> (Vec<Unit<'s>>, Vec<&'a [S]>) {
-        let mut units: Vec<Unit<'s>> = Vec::with_capacity(self.runs.len());
-        let mut actions: Vec<&[S]> = Vec::with_capacity(self.runs.len());
-        let (mut slots, mut rest) = (&mut self.slots[..], all);
-        for run in &self.runs {
+    fn units<'s, 'a, S>(
+        slots: &'s mut [Slot],
+        runs: &'s [Run],
+        all: &'a [S],
+    ) -> (Vec<Unit<'s>>, Vec<&'a [S]>) {
+        let mut units: Vec<Unit<'s>> = Vec::with_capacity(runs.len());
+        let mut actions: Vec<&[S]> = Vec::with_capacity(runs.len());
+        let (mut slots, mut rest) = (slots, all);
+        for run in runs {
             let (head, tail) = slots.split_at_mut(run.len);
             let (these, others) = rest.split_at(run.len);
             units.push((head, run.group.as_deref()));
@@ -350,19 +384,6 @@ impl VectorEnv {
             }
             None => UnitSteps::Lone(slots[0].advance(actions[0].as_ref(), mode)),
         }
-    }
-
-    /// Steps every slot, run by run (see [`VectorEnv::runs`](Self)), the runs in parallel; the
-    /// results of each run in slot order.
-    fn step_runs<S: AsRef<str> + Sync>(
-        &mut self,
-        all: &[S],
-        mode: AutoresetMode,
-    ) -> Vec<UnitSteps> {
-        let (mut units, actions) = self.units(all);
-        parallel::map_zip(&mut units, &actions, |unit, actions| {
-            Self::step_unit(unit, actions, mode)
-        })
     }
 
     fn check_indices(&self, indices: impl Iterator<Item = usize>) -> Result<()> {
