@@ -2,7 +2,7 @@
 //! others, in-flight slots refuse new sends, failures stay with their slot, usable from tokio
 //! and from plain threads.
 
-use geode_runtime::{AsyncPool, AutoresetMode, Error, Limits, VecSpec};
+use geode_runtime::{AsyncPool, AutoresetMode, Error, Limits, VecSpec, VectorStep};
 use geode_tests::registry;
 use std::time::{Duration, Instant};
 
@@ -234,4 +234,49 @@ fn slots_are_reachable_between_jobs_and_the_mode_can_change() {
     if let Err(error) = busy {
         assert!(error.to_string().contains("in flight"), "{error}");
     }
+}
+
+#[test]
+fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
+    let pool = pool(&["hostile:healthy"; 4], 2);
+    reset_all(&pool);
+    let actions = ["a", "b", "c", "d"];
+    let error = pool
+        .step_all_now(&actions[..1], &mut |_| panic!("nothing may step"))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("1 actions for 4 envs"),
+        "{error}"
+    );
+
+    pool.send(vec![(2, "x".into())]).unwrap();
+    let error = pool
+        .step_all_now(&actions, &mut |_| panic!("nothing may step"))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("env 2 still has a step in flight"),
+        "{error}"
+    );
+    assert_eq!(pool.recv(1, Some(Duration::from_secs(30))).len(), 1);
+
+    // Nothing stepped above, and every slot was released: slot 0 takes its first step.
+    let mut all = VectorStep::default();
+    pool.step_all_now(&actions, &mut |ready| all.append(ready))
+        .unwrap();
+    all.sort_by_index();
+    assert_eq!(
+        all.observations().collect::<Vec<_>>(),
+        [
+            "step 1 got a",
+            "step 1 got b",
+            "step 2 got c",
+            "step 1 got d"
+        ]
+    );
+    assert!((0..4).all(|i| !pool.is_in_flight(i)));
+    pool.send(vec![(0, "e".into())]).unwrap();
+    let done = pool.recv(1, Some(Duration::from_secs(30)));
+    assert_eq!(done[0].step.observation, "step 2 got e");
 }

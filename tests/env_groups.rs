@@ -4,6 +4,7 @@
 
 use geode_runtime::{Actions, AutoresetMode, Error, VecSpec, VectorEnv, VectorStep, WrapperSpec};
 use geode_tests::registry;
+use std::time::Duration;
 
 const GUESS: &str = "game:GuessTheNumber-v0-hard";
 
@@ -79,6 +80,35 @@ fn streamed(vec: &mut VectorEnv, actions: &[impl AsRef<str> + Sync]) -> VectorSt
         "each slot once"
     );
     all
+}
+
+#[test]
+fn whole_batch_pool_steps_return_what_vector_steps_return() {
+    for group_size in [1, 4] {
+        let spec = VecSpec {
+            group_size,
+            ..VecSpec::uniform(GUESS, 10, 7)
+        };
+        let mut vec = registry().make_vec(&spec).unwrap();
+        let pool = registry().make_pool(&spec, 2).unwrap();
+        vec.reset(None).unwrap();
+        pool.send_reset((0..10).map(|i| (i, Some(7 + i as u64))).collect())
+            .unwrap();
+        assert_eq!(pool.recv(10, Some(Duration::from_secs(30))).len(), 10);
+        for round in 0..100 {
+            let actions = guesses(10, round);
+            let a = vec.step(Actions::All(&actions)).unwrap();
+            let mut b = VectorStep::default();
+            pool.step_all_now(&actions, &mut |ready| b.append(ready))
+                .unwrap();
+            b.sort_by_index();
+            assert_eq!(
+                visible(&a),
+                visible(&b),
+                "group {group_size}, round {round}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use geode_runtime::{
     AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot, SlotStep, VectorStep,
 };
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -65,6 +65,17 @@ impl PyAsyncPool {
         self.outstanding.fetch_sub(n, Ordering::AcqRel);
     }
 
+    /// Refuses a synchronous step or reset while sent results wait to be received.
+    fn no_pending_results(&self) -> Result<()> {
+        let pending = self.outstanding.load(Ordering::Acquire);
+        if pending > 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{pending} sent results are not received yet; recv them before a synchronous step or reset"
+            )));
+        }
+        Ok(())
+    }
+
     /// Sends jobs for the slots `order` (all idle, queue empty) with `send`, and hands their
     /// results to `take` once they are all in. (Taking them in parts, to convert some while
     /// the workers step the rest, was measured slower: each part wakes the caller from its
@@ -76,12 +87,7 @@ impl PyAsyncPool {
         take: &mut dyn FnMut(Vec<Row>),
     ) -> Result<()> {
         let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
-        let pending = self.outstanding.load(Ordering::Acquire);
-        if pending > 0 {
-            return Err(Error::InvalidArgument(format!(
-                "{pending} sent results are not received yet; recv them before a synchronous step or reset"
-            )));
-        }
+        self.no_pending_results()?;
         send()?;
         let mut missing = order.len();
         while missing > 0 {
@@ -144,22 +150,27 @@ impl PyAsyncPool {
     }
 
     /// Steps every slot (GEM's synchronous step on the pool); raw result tuple in slot order.
+    /// The whole batch runs on this thread and the process's helper threads, as a sync vector
+    /// env's step does, and finished slots are converted while the others still step.
     fn step_all<'py>(
         &self,
         py: Python<'py>,
-        actions: Vec<String>,
+        actions: Vec<Bound<'py, PyString>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        if actions.len() != self.ids.len() {
-            return Err(invalid_argument(
-                py,
-                format!(
-                    "{} actions for {} envs; pass one per env or a subset by index",
-                    actions.len(),
-                    self.ids.len()
-                ),
-            ));
-        }
-        self.step_some(py, actions.into_iter().enumerate().collect())
+        let texts = actions
+            .iter()
+            .map(|a| a.to_str())
+            .collect::<PyResult<Vec<&str>>>()?;
+        let mut columns = Columns::new(py, (0..texts.len()).collect())?;
+        py.detach(|| {
+            let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
+            self.no_pending_results()?;
+            self.pool.step_all_now(&texts, &mut |ready| {
+                Python::attach(|py| columns.take(py, ready))
+            })
+        })
+        .py_err(py)?;
+        columns.finish(py)
     }
 
     /// Steps the slots named in `(index, action)` pairs and waits for them; results in order.

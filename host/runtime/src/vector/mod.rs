@@ -6,6 +6,7 @@ mod grouped;
 mod packed;
 mod parallel;
 mod pool;
+mod runs;
 mod share;
 mod slot;
 mod step;

@@ -5,7 +5,11 @@
 //! Members of an env group are served together: the jobs waiting for a group's members when a
 //! worker takes the group up run as one batch, with one step call into the guest.
 
+mod whole_batch;
+
 use super::grouped;
+use super::runs::Run;
+use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use crate::env::{Env, Info};
 use crate::group::EnvGroup;
@@ -77,6 +81,10 @@ struct Shared {
     /// The [`AutoresetMode`] as its index in [`MODES`], changeable while the pool runs.
     mode: AtomicU8,
     done: Completions,
+    /// The slots in runs of an env group's members and lone slots, as a vector env steps them,
+    /// and the first slot of each (see [`AsyncPool::step_all_now`]).
+    runs: Vec<Run>,
+    starts: Vec<usize>,
 }
 
 /// How long an idle worker polls for the next job before it blocks: the next batch usually
@@ -162,6 +170,8 @@ pub struct AsyncPool {
     shared: Arc<Shared>,
     jobs: Option<flume::Sender<Work>>,
     workers: Vec<std::thread::JoinHandle<()>>,
+    /// How whole-batch steps were shared out among threads lately.
+    balance: Mutex<Balance>,
 }
 
 impl AsyncPool {
@@ -186,6 +196,8 @@ impl AsyncPool {
                 Some((n, member))
             })
             .collect();
+        let runs = Run::find(&envs);
+        let starts = Run::starts(&runs);
         let slots = envs.into_iter().map(|e| Mutex::new(Slot::new(e))).collect();
         let (jobs, queue) = flume::unbounded::<Work>();
         let shared = Arc::new(Shared {
@@ -196,6 +208,8 @@ impl AsyncPool {
             requeue: jobs.downgrade(),
             mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
+            runs,
+            starts,
         });
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -223,6 +237,7 @@ impl AsyncPool {
             shared,
             jobs: Some(jobs),
             workers,
+            balance: Mutex::default(),
         })
     }
 

@@ -23,6 +23,15 @@ impl Span {
     };
 }
 
+/// Runs handed over as they finish: `(first slot, results)`.
+pub(crate) type FinishedRuns<'a> = dyn Iterator<Item = (usize, UnitSteps)> + 'a;
+
+/// What stepping one unit of slots gives: a lone slot's result, or a group run's, packed.
+pub(crate) enum UnitSteps {
+    Lone(SlotStep),
+    Run(PackedRun),
+}
+
 /// The batched result of one vector step, in the order the actions were given. Entry `k` is
 /// slot `indices[k]`'s result; its strings are read with [`VectorStep::observation`] and the
 /// other accessors.
@@ -155,8 +164,24 @@ impl VectorStep {
         }
     }
 
+    /// Appends a unit's results, for slots `first..`.
+    pub(crate) fn push_unit(&mut self, first: usize, steps: UnitSteps) {
+        match steps {
+            UnitSteps::Lone(step) => self.push(first, step),
+            UnitSteps::Run(run) => self.push_run(first, run),
+        }
+    }
+
+    /// Fills in a unit's entries, slots `first..` (a batch made by [`VectorStep::for_slots`]).
+    pub(crate) fn place_unit(&mut self, first: usize, steps: UnitSteps) {
+        match steps {
+            UnitSteps::Lone(step) => self.place_slot(first, step),
+            UnitSteps::Run(run) => self.place_run(first, run),
+        }
+    }
+
     /// Appends a run's entries, for slots `first..` (its text becomes one block).
-    pub(crate) fn push_run(&mut self, first: usize, run: PackedRun) {
+    fn push_run(&mut self, first: usize, run: PackedRun) {
         let at = self.len();
         let n = run.entries.len();
         self.indices.extend(first..first + n);
@@ -173,13 +198,13 @@ impl VectorStep {
 
     /// Fills in the entries of slots `first..` with a run's results (a batch made by
     /// [`VectorStep::for_slots`]).
-    pub(crate) fn place_run(&mut self, first: usize, run: PackedRun) {
+    fn place_run(&mut self, first: usize, run: PackedRun) {
         self.place_at(first, run);
     }
 
     /// Fills in the entry of slot `k` with its result (a batch made by
     /// [`VectorStep::for_slots`]); its strings become blocks of their own.
-    pub(crate) fn place_slot(&mut self, k: usize, step: SlotStep) {
+    fn place_slot(&mut self, k: usize, step: SlotStep) {
         self.rewards[k] = step.reward;
         self.terminated[k] = step.terminated;
         self.truncated[k] = step.truncated;

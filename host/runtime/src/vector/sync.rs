@@ -2,50 +2,18 @@
 //! in index order.
 
 use super::grouped;
-use super::packed::PackedRun;
 use super::parallel;
+use super::runs::Run;
 use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use super::step::VectorStep;
+use super::step::{FinishedRuns, UnitSteps, VectorStep};
 use crate::env::{Env, Info};
 use crate::group::EnvGroup;
 use crate::{Error, Result};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// A run's slots and, for a group's members, their group.
 type Unit<'s> = (&'s mut [Slot], Option<&'s Mutex<EnvGroup>>);
-
-/// Consecutive slots stepped as one unit.
-struct Run {
-    len: usize,
-    /// The env group whose members 0..len these slots are.
-    group: Option<Arc<Mutex<EnvGroup>>>,
-}
-
-impl Run {
-    /// The runs of `envs`: each stretch of one group's members in member order from 0 (as
-    /// `Registry::make_vec` lays groups out), and every other env alone.
-    fn find(envs: &[Box<dyn Env>]) -> Vec<Run> {
-        let mut runs: Vec<Run> = Vec::new();
-        for env in envs {
-            let member = env.group_member();
-            if let (Some(run), Some((group, index))) = (runs.last_mut(), member)
-                && run.group.as_ref().is_some_and(|g| Arc::ptr_eq(g, group))
-                && index == run.len
-            {
-                run.len += 1;
-                continue;
-            }
-            runs.push(Run {
-                len: 1,
-                group: member
-                    .filter(|(_, index)| *index == 0)
-                    .map(|(group, _)| group.clone()),
-            });
-        }
-        runs
-    }
-}
 
 /// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps). Actions
 /// are any string type: owned `String`s, or `&str`s borrowed from the caller's own buffers.
@@ -55,33 +23,6 @@ pub enum Actions<'a, S: AsRef<str> = String> {
     All(&'a [S]),
     /// `(slot index, action)` pairs; results come back in this order.
     Some(&'a [(usize, S)]),
-}
-
-/// Runs handed over by `VectorEnv::stream_runs`: `(first slot, results)`.
-type FinishedRuns<'a> = dyn Iterator<Item = (usize, UnitSteps)> + 'a;
-
-/// What stepping one unit gives: a lone slot's result, or a group run's, packed.
-enum UnitSteps {
-    Lone(SlotStep),
-    Run(PackedRun),
-}
-
-impl VectorStep {
-    /// Appends a unit's results, for slots `first..`.
-    fn push_unit(&mut self, first: usize, steps: UnitSteps) {
-        match steps {
-            UnitSteps::Lone(step) => self.push(first, step),
-            UnitSteps::Run(run) => self.push_run(first, run),
-        }
-    }
-
-    /// Fills in a unit's entries, slots `first..` (a batch made by `VectorStep::for_slots`).
-    fn place_unit(&mut self, first: usize, steps: UnitSteps) {
-        match steps {
-            UnitSteps::Lone(step) => self.place_slot(first, step),
-            UnitSteps::Run(run) => self.place_run(first, run),
-        }
-    }
 }
 
 /// Slots below this count step on the calling thread; rayon's overhead would dominate.
@@ -106,14 +47,7 @@ impl VectorEnv {
     /// Slots over `envs`. The first `reset(None)` seeds env i with `seed + i` (GEM's rule).
     pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, seed: Option<u64>) -> Self {
         let runs = Run::find(&envs);
-        let starts = runs
-            .iter()
-            .scan(0, |next, run| {
-                let start = *next;
-                *next += run.len;
-                Some(start)
-            })
-            .collect();
+        let starts = Run::starts(&runs);
         VectorEnv {
             runs,
             starts,
