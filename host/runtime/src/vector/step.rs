@@ -204,7 +204,7 @@ impl VectorStep {
 
     /// Fills in the entry of slot `k` with its result (a batch made by
     /// [`VectorStep::for_slots`]); its strings become blocks of their own.
-    fn place_slot(&mut self, k: usize, step: SlotStep) {
+    pub(crate) fn place_slot(&mut self, k: usize, step: SlotStep) {
         self.rewards[k] = step.reward;
         self.terminated[k] = step.terminated;
         self.truncated[k] = step.truncated;

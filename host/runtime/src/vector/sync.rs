@@ -163,18 +163,27 @@ impl VectorEnv {
                     });
                     return Ok(out);
                 }
-                let steps: Vec<SlotStep> = if all.len() < PARALLEL_THRESHOLD {
-                    self.slots
-                        .iter_mut()
-                        .zip(all)
+                if all.len() < PARALLEL_THRESHOLD {
+                    let steps: Vec<SlotStep> = (self.slots.iter_mut().zip(all))
                         .map(|(slot, a)| slot.advance(a.as_ref(), mode))
-                        .collect()
-                } else {
-                    parallel::map_zip(&mut self.slots, all, |slot, a| {
-                        slot.advance(a.as_ref(), mode)
-                    })
-                };
-                Ok(VectorStep::from_slots(0.., steps))
+                        .collect();
+                    return Ok(VectorStep::from_slots(0.., steps));
+                }
+                // As for runs: the calling thread files results while the others still step.
+                let mut out = VectorStep::for_slots(all.len());
+                parallel::map_zip_streamed(
+                    &mut self.slots,
+                    all,
+                    |slot, a| slot.advance(a.as_ref(), mode),
+                    all.len().div_ceil(8),
+                    &mut self.balance,
+                    &mut |ready| {
+                        for (index, step) in ready.drain(..) {
+                            out.place_slot(index, step);
+                        }
+                    },
+                );
+                Ok(out)
             }
             Actions::Some(pairs) => {
                 let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
