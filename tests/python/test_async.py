@@ -157,3 +157,22 @@ def test_step_async_reports_the_ended_episode_in_its_own_info(gem):
     assert "Congratulations" in last or "maximum number of turns" in last, last
     assert isinstance(info["final_info"], dict)
     assert vec.final_observations == batch_finals  # batch results stay as the batch left them
+
+
+def test_a_whole_batch_step_is_refused_while_an_episode_steps(hostile):
+    gem = hostile
+    vec = gem.make_vec(["hostile:slow"] * 2, async_mode=True,
+                       limits={"fuel_per_call": None, "deadline_per_call": 30})
+    vec.reset()
+
+    async def main():
+        slow = asyncio.ensure_future(vec.step_async(0, str(150_000_000)))
+        await asyncio.sleep(0)  # the step is in flight
+        with pytest.raises(gem.InvalidArgumentError, match="still has a step in flight"):
+            vec.step(["1", "1"])
+        return await slow
+
+    obs, *_ = asyncio.run(main())
+    assert obs.startswith("spun 150000000")
+    obs, rewards, terminations, truncations, infos = vec.step(["1", "2"])
+    assert obs[0].startswith("spun 1") and obs[1].startswith("spun 2")
