@@ -180,3 +180,27 @@ def test_group_size_steps_like_separate_instances(gem, async_mode):
 def test_group_size_refuses_wrappers(gem):
     with pytest.raises(gem.InvalidArgumentError, match="group_size"):
         gem.make_vec([EASY] * 4, wrappers=["episode_tracking"], group_size=2)
+
+
+def test_a_result_is_held_until_the_next_step_only(gem, async_mode):
+    """The vector env keeps its last result alive to free it during the next step: it lets go
+    then, and a cycle through that result is still collected."""
+    import gc
+    import sys
+    import weakref
+
+    vec = gem.make_vec([EASY] * 4, seed=0, async_mode=async_mode)
+    vec.reset()
+    obs, _, _, _, infos = vec.step(["\\boxed{1}"] * 4)
+    before = list(obs)
+    held = sys.getrefcount(obs)
+    vec.step(["\\boxed{2}"] * 4)
+    assert sys.getrefcount(obs) == held - 1
+    assert obs == before  # never changed by later steps
+
+    _, _, _, _, infos = vec.step(["\\boxed{3}"] * 4)
+    infos[0]["vec"] = vec  # vec -> its last result -> infos -> vec
+    alive = weakref.ref(vec)
+    del vec, infos
+    gc.collect()
+    assert alive() is None

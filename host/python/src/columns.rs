@@ -4,63 +4,103 @@
 
 use crate::batch::InfoCache;
 use crate::errors;
-use geode_runtime::{Error, Info, VectorStep};
+use geode_runtime::VectorStep;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
+use std::sync::{Mutex, PoisonError};
 
 /// The raw tuple of a vector step over all slots (see `batch::step_to_py` for its layout),
-/// under construction: the lists exist from the start at their final length, the numeric
-/// columns and the rare per-slot extras stay in Rust until [`Columns::finish`].
+/// under construction. Every Python object is made in [`Columns::take`], while other threads
+/// still step: the lists when the first slot arrives (the rare ones when their first value
+/// does), each entry as its slot arrives. [`Columns::finish`] only wraps the numeric columns
+/// and builds the tuple, so little is left for the time when no env steps.
 pub struct Columns {
     /// The slot index of each entry.
     indices: Vec<usize>,
     /// Each slot's entry (`u32::MAX` for slots not in this step).
     entry_of: Vec<u32>,
-    observations: Py<PyList>,
-    infos: Py<PyList>,
+    /// Observations and infos, once the first slot arrived.
+    lists: Option<(Py<PyList>, Py<PyList>)>,
     rewards: Vec<f64>,
     terminated: Vec<bool>,
     truncated: Vec<bool>,
-    /// Empty until some slot has an entry; then one per slot.
-    final_observations: Vec<Option<String>>,
-    final_infos: Vec<Option<Info>>,
-    errors: Vec<Option<Error>>,
+    /// Rare columns, `None` until some entry has a value.
+    final_observations: Option<Py<PyList>>,
+    final_infos: Option<Py<PyList>>,
+    errors: Option<Py<PyList>>,
     info_cache: InfoCache,
     /// The first conversion that failed; the step's result is this error.
     failure: Option<PyErr>,
+    /// The vector env's previous result, released at the first take (see [`LastResult`]).
+    previous: Option<Py<PyAny>>,
+}
+
+/// The last result tuple a vector env returned, kept alive until its next step. A training
+/// loop drops a step's result just before it asks for the next one; freeing its few hundred
+/// Python objects then is work that no env step runs beside. Kept here, they are freed by the
+/// next step's first take of finished slots, while the other threads step.
+#[derive(Default)]
+pub struct LastResult(Mutex<Option<Py<PyAny>>>);
+
+impl LastResult {
+    /// Takes the kept result out, to pass to [`Columns::new`].
+    pub fn take(&self) -> Option<Py<PyAny>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    /// Keeps `result` until the next step.
+    pub fn keep(&self, result: &Bound<'_, PyTuple>) {
+        let kept = Some(result.clone().into_any().unbind());
+        // A result kept meanwhile by a step on another thread is released here.
+        drop(std::mem::replace(
+            &mut *self.0.lock().unwrap_or_else(PoisonError::into_inner),
+            kept,
+        ));
+    }
+
+    /// Shows the kept result to Python's cycle collector (its owner's `__traverse__`). While a
+    /// step holds it, the collector does not see it, which only delays a collection.
+    pub fn traverse(&self, visit: &PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Ok(kept) = self.0.try_lock()
+            && let Some(result) = &*kept
+        {
+            visit.call(result)?;
+        }
+        Ok(())
+    }
 }
 
 impl Columns {
     /// Columns for a step of the slots `indices` (distinct), in that order, every entry still
-    /// unset.
-    pub fn new(py: Python<'_>, indices: Vec<usize>) -> PyResult<Self> {
+    /// unset. `previous` is released at the first take.
+    pub fn new(indices: Vec<usize>, previous: Option<Py<PyAny>>) -> Self {
         let n = indices.len();
         let slots = indices.iter().max().map_or(0, |&i| i + 1);
         let mut entry_of = vec![u32::MAX; slots];
         for (entry, &index) in indices.iter().enumerate() {
             entry_of[index] = entry as u32;
         }
-        let unset = || PyList::new(py, (0..n).map(|_| py.None())).map(Bound::unbind);
-        Ok(Columns {
+        Columns {
             indices,
             entry_of,
-            observations: unset()?,
-            infos: unset()?,
+            lists: None,
             rewards: vec![0.0; n],
             terminated: vec![false; n],
             truncated: vec![false; n],
-            final_observations: Vec::new(),
-            final_infos: Vec::new(),
-            errors: Vec::new(),
+            final_observations: None,
+            final_infos: None,
+            errors: None,
             info_cache: InfoCache::default(),
             failure: None,
-        })
+            previous,
+        }
     }
 
-    /// Fills in the entries of finished slots (`ready.indices` says which); takes their
-    /// errors out of `ready`.
-    pub fn take(&mut self, py: Python<'_>, ready: &mut VectorStep) {
+    /// Fills in the entries of finished slots (`ready.indices` says which).
+    pub fn take(&mut self, py: Python<'_>, ready: &VectorStep) {
+        drop(self.previous.take());
         for k in 0..ready.len() {
             if self.failure.is_none()
                 && let Err(e) = self.put(py, ready, k)
@@ -70,7 +110,7 @@ impl Columns {
         }
     }
 
-    fn put(&mut self, py: Python<'_>, ready: &mut VectorStep, k: usize) -> PyResult<()> {
+    fn put(&mut self, py: Python<'_>, ready: &VectorStep, k: usize) -> PyResult<()> {
         let n = self.rewards.len();
         let slot = ready.indices[k];
         let entry = match self.entry_of.get(slot) {
@@ -81,72 +121,81 @@ impl Columns {
                 )));
             }
         };
-        self.observations
+        let (observations, infos) = match &self.lists {
+            Some(lists) => lists,
+            None => self.lists.insert((unset(py, n)?, unset(py, n)?)),
+        };
+        observations
             .bind(py)
             .set_item(entry, PyString::new(py, ready.observation(k)))?;
-        self.infos
+        infos
             .bind(py)
             .set_item(entry, self.info_cache.get(py, ready.info(k))?)?;
         self.rewards[entry] = ready.rewards[k];
         self.terminated[entry] = ready.terminated[k];
         self.truncated[entry] = ready.truncated[k];
-        let final_observation = ready.final_observation(k).map(str::to_owned);
-        set_rare(&mut self.final_observations, n, entry, final_observation);
-        let final_info = ready.final_info(k).map(ToOwned::to_owned);
-        set_rare(&mut self.final_infos, n, entry, final_info);
-        set_rare(&mut self.errors, n, entry, ready.errors[k].take());
+        if let Some(observation) = ready.final_observation(k) {
+            let observation = PyString::new(py, observation).into_any();
+            set_rare(py, &mut self.final_observations, n, entry, observation)?;
+        }
+        if let Some(info) = ready.final_info(k) {
+            let dict = self.info_cache.get(py, info)?;
+            set_rare(py, &mut self.final_infos, n, entry, dict.into_any())?;
+        }
+        if let Some(error) = &ready.errors[k] {
+            set_rare(py, &mut self.errors, n, entry, errors::exception(py, error))?;
+        }
         Ok(())
     }
 
     /// The finished tuple, or the first conversion error.
-    pub fn finish(self, py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+    pub fn finish(mut self, py: Python<'_>) -> PyResult<Bound<'_, PyTuple>> {
+        drop(self.previous.take());
         if let Some(e) = self.failure {
             return Err(e);
         }
-        let mut info_cache = self.info_cache;
-        let final_observations = rare_list(py, self.final_observations, Ok)?;
-        let final_infos = rare_list(py, self.final_infos, |i| info_cache.get(py, &i))?;
-        let errors = rare_list(py, self.errors, |e| Ok(errors::exception(py, &e)))?;
+        let n = self.rewards.len();
+        let (observations, infos) = match self.lists {
+            Some(lists) => lists,
+            None => (unset(py, n)?, unset(py, n)?),
+        };
+        let rare = |list: Option<Py<PyList>>| match list {
+            Some(list) => list.into_bound(py).into_any(),
+            None => py.None().into_bound(py),
+        };
         PyTuple::new(
             py,
             [
                 PyList::new(py, self.indices)?.into_any(),
-                self.observations.into_bound(py).into_any(),
+                observations.into_bound(py).into_any(),
                 self.rewards.into_pyarray(py).into_any(),
                 self.terminated.into_pyarray(py).into_any(),
                 self.truncated.into_pyarray(py).into_any(),
-                self.infos.into_bound(py).into_any(),
-                final_observations,
-                final_infos,
-                errors,
+                infos.into_bound(py).into_any(),
+                rare(self.final_observations),
+                rare(self.final_infos),
+                rare(self.errors),
             ],
         )
     }
 }
 
-/// A rare column as a Python list (`None` for entries without a value), or `None` when no
-/// entry has one.
-fn rare_list<'py, T, P: IntoPyObject<'py>>(
-    py: Python<'py>,
-    column: Vec<Option<T>>,
-    mut convert: impl FnMut(T) -> PyResult<P>,
-) -> PyResult<Bound<'py, PyAny>> {
-    if column.is_empty() {
-        return Ok(py.None().into_bound(py));
-    }
-    let items = column
-        .into_iter()
-        .map(|value| value.map(&mut convert).transpose())
-        .collect::<PyResult<Vec<Option<P>>>>()?;
-    Ok(PyList::new(py, items)?.into_any())
+/// A list of `n` `None`s.
+fn unset(py: Python<'_>, n: usize) -> PyResult<Py<PyList>> {
+    PyList::new(py, (0..n).map(|_| py.None())).map(Bound::unbind)
 }
 
-/// Sets entry `index` of a column that stays empty until its first entry (of `n`).
-fn set_rare<T>(column: &mut Vec<Option<T>>, n: usize, index: usize, value: Option<T>) {
-    if value.is_some() {
-        if column.is_empty() {
-            column.resize_with(n, || None);
-        }
-        column[index] = value;
-    }
+/// Sets entry `index` of a rare column, making it (`n` `None`s) at its first value.
+fn set_rare<'py>(
+    py: Python<'py>,
+    column: &mut Option<Py<PyList>>,
+    n: usize,
+    index: usize,
+    value: Bound<'py, PyAny>,
+) -> PyResult<()> {
+    let list = match column {
+        Some(list) => list,
+        None => column.insert(unset(py, n)?),
+    };
+    list.bind(py).set_item(index, value)
 }

@@ -4,7 +4,7 @@
 
 use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
-use crate::columns::Columns;
+use crate::columns::{Columns, LastResult};
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
@@ -13,6 +13,7 @@ use geode_runtime::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
@@ -28,6 +29,8 @@ pub struct PyAsyncPool {
     batch: Mutex<()>,
     /// Steps started by `step_one`, by token, until the asyncio loop collects them.
     steps: Steps<Result<SlotStep>>,
+    /// The last whole-batch step's result (see [`LastResult`]).
+    last: LastResult,
 }
 
 impl PyAsyncPool {
@@ -53,6 +56,7 @@ impl PyAsyncPool {
                     &Error::Internal(format!("cannot create the async wake-up socket: {e}")),
                 )
             })?,
+            last: LastResult::default(),
         })
     }
 
@@ -104,6 +108,14 @@ impl PyAsyncPool {
 
 #[pymethods]
 impl PyAsyncPool {
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        self.last.traverse(&visit)
+    }
+
+    fn __clear__(&self) {
+        drop(self.last.take());
+    }
+
     /// Starts a step of each `(index, action)`; returns at once.
     fn send(&self, py: Python<'_>, pairs: Vec<(usize, String)>) -> PyResult<()> {
         let n = pairs.len();
@@ -161,7 +173,7 @@ impl PyAsyncPool {
             .iter()
             .map(|a| a.to_str())
             .collect::<PyResult<Vec<&str>>>()?;
-        let mut columns = Columns::new(py, (0..texts.len()).collect())?;
+        let mut columns = Columns::new((0..texts.len()).collect(), self.last.take());
         py.detach(|| {
             let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
             self.no_pending_results()?;
@@ -170,7 +182,9 @@ impl PyAsyncPool {
             })
         })
         .py_err(py)?;
-        columns.finish(py)
+        let result = columns.finish(py)?;
+        self.last.keep(&result);
+        Ok(result)
     }
 
     /// Steps the slots named in `(index, action)` pairs and waits for them; results in order.
@@ -189,7 +203,7 @@ impl PyAsyncPool {
                 ),
             ));
         }
-        let mut columns = Columns::new(py, order.clone())?;
+        let mut columns = Columns::new(order.clone(), None);
         py.detach(|| {
             let send = || self.pool.send(pairs);
             self.run_batch(&order, send, &mut |rows| {
@@ -197,7 +211,7 @@ impl PyAsyncPool {
                 for row in rows {
                     ready.push(row.index, row.step);
                 }
-                Python::attach(|py| columns.take(py, &mut ready))
+                Python::attach(|py| columns.take(py, &ready))
             })
         })
         .py_err(py)?;

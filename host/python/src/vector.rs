@@ -2,7 +2,7 @@
 //! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
 
 use crate::batch::step_to_py;
-use crate::columns::Columns;
+use crate::columns::{Columns, LastResult};
 use crate::convert::{self, info_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
@@ -11,6 +11,7 @@ use crate::slot_env::{PySlotEnv, SlotOwner};
 use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, Slot, VectorEnv};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use serde_json::Value;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -66,6 +67,7 @@ pub fn make_vec(
     let vec = PyVectorEnv {
         vec: Mutex::new(VectorEnv::new(envs, mode, None)),
         ids: env_ids,
+        last: LastResult::default(),
     };
     Ok(Py::new(py, vec)?.into_any())
 }
@@ -110,6 +112,8 @@ pub fn resets_to_py<'py>(
 pub struct PyVectorEnv {
     vec: Mutex<VectorEnv>,
     ids: Vec<String>,
+    /// The last step's result (see [`LastResult`]).
+    last: LastResult,
 }
 
 impl PyVectorEnv {
@@ -125,6 +129,14 @@ impl PyVectorEnv {
 
 #[pymethods]
 impl PyVectorEnv {
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        self.last.traverse(&visit)
+    }
+
+    fn __clear__(&self) {
+        drop(self.last.take());
+    }
+
     /// Steps every slot with one action each; returns the raw result tuple. The actions are
     /// read in place from the Python strings (no copy) while the envs step, and finished
     /// slots are converted to Python objects while the others still step.
@@ -137,14 +149,16 @@ impl PyVectorEnv {
             .iter()
             .map(|a| a.to_str())
             .collect::<PyResult<Vec<&str>>>()?;
-        let mut columns = Columns::new(py, (0..texts.len()).collect())?;
+        let mut columns = Columns::new((0..texts.len()).collect(), self.last.take());
         py.detach(|| {
             self.lock().step_streamed(&texts, &mut |ready| {
                 Python::attach(|py| columns.take(py, ready))
             })
         })
         .py_err(py)?;
-        columns.finish(py)
+        let result = columns.finish(py)?;
+        self.last.keep(&result);
+        Ok(result)
     }
 
     /// Steps the slots named in `(index, action)` pairs; results in the same order.
