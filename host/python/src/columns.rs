@@ -3,7 +3,7 @@
 //! GIL for a moment and turns them into Python objects while the other threads keep stepping.
 
 use crate::batch::InfoCache;
-use crate::errors;
+use crate::errors::{self, IntoPyResult};
 use geode_runtime::VectorStep;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
@@ -70,6 +70,31 @@ impl LastResult {
         }
         Ok(())
     }
+}
+
+/// A whole-batch step for Python: the actions read in place from the Python strings, `step`
+/// run with the GIL released and given a `take` that converts finished slots (it takes the GIL
+/// for a moment each time), the result tuple kept in `last` until the next step.
+pub fn step_all<'py>(
+    py: Python<'py>,
+    actions: &[Bound<'py, PyString>],
+    last: &LastResult,
+    step: impl FnOnce(&[&str], &mut dyn FnMut(&mut VectorStep)) -> geode_runtime::Result<()> + Send,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let texts = actions
+        .iter()
+        .map(|a| a.to_str())
+        .collect::<PyResult<Vec<&str>>>()?;
+    let mut columns = Columns::new((0..texts.len()).collect(), last.take());
+    py.detach(|| {
+        step(&texts, &mut |ready| {
+            Python::attach(|py| columns.take(py, ready))
+        })
+    })
+    .py_err(py)?;
+    let result = columns.finish(py)?;
+    last.keep(&result);
+    Ok(result)
 }
 
 impl Columns {

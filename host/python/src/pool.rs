@@ -4,7 +4,7 @@
 
 use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
-use crate::columns::{Columns, LastResult};
+use crate::columns::{self, Columns, LastResult};
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
@@ -169,22 +169,11 @@ impl PyAsyncPool {
         py: Python<'py>,
         actions: Vec<Bound<'py, PyString>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let texts = actions
-            .iter()
-            .map(|a| a.to_str())
-            .collect::<PyResult<Vec<&str>>>()?;
-        let mut columns = Columns::new((0..texts.len()).collect(), self.last.take());
-        py.detach(|| {
+        columns::step_all(py, &actions, &self.last, |texts, take| {
             let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
             self.no_pending_results()?;
-            self.pool.step_all_now(&texts, &mut |ready| {
-                Python::attach(|py| columns.take(py, ready))
-            })
+            self.pool.step_all_now(texts, take)
         })
-        .py_err(py)?;
-        let result = columns.finish(py)?;
-        self.last.keep(&result);
-        Ok(result)
     }
 
     /// Steps the slots named in `(index, action)` pairs and waits for them; results in order.

@@ -2,7 +2,7 @@
 //! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
 
 use crate::batch::step_to_py;
-use crate::columns::{Columns, LastResult};
+use crate::columns::{self, LastResult};
 use crate::convert::{self, info_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
@@ -145,20 +145,9 @@ impl PyVectorEnv {
         py: Python<'py>,
         actions: Vec<Bound<'py, PyString>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        let texts = actions
-            .iter()
-            .map(|a| a.to_str())
-            .collect::<PyResult<Vec<&str>>>()?;
-        let mut columns = Columns::new((0..texts.len()).collect(), self.last.take());
-        py.detach(|| {
-            self.lock().step_streamed(&texts, &mut |ready| {
-                Python::attach(|py| columns.take(py, ready))
-            })
+        columns::step_all(py, &actions, &self.last, |texts, take| {
+            self.lock().step_streamed(texts, take)
         })
-        .py_err(py)?;
-        let result = columns.finish(py)?;
-        self.last.keep(&result);
-        Ok(result)
     }
 
     /// Steps the slots named in `(index, action)` pairs; results in the same order.
