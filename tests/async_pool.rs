@@ -116,6 +116,35 @@ fn a_trapping_slot_reports_its_own_error() {
 }
 
 #[test]
+fn a_trapping_slot_in_a_whole_batch_step_reports_its_own_error() {
+    let ids = [
+        "hostile:healthy",
+        "hostile:panic",
+        "hostile:healthy",
+        "hostile:healthy",
+    ];
+    let pool = pool(&ids, 2);
+    reset_all(&pool);
+    for round in 1..=2 {
+        let mut all = VectorStep::default();
+        pool.step_all_now(&["a", "b", "c", "d"], &mut |part| all.append(part))
+            .unwrap();
+        all.sort_by_index();
+        assert!(
+            matches!(all.errors[1], Some(Error::GuestTrap { .. })),
+            "round {round}"
+        );
+        // The failed slot restarted; its siblings' episodes went on.
+        assert_eq!(all.observation(1), "hostile:panic ready");
+        for i in [0, 2, 3] {
+            assert!(all.errors[i].is_none(), "round {round}, slot {i}");
+            let action = ["a", "b", "c", "d"][i];
+            assert_eq!(all.observation(i), format!("step {round} got {action}"));
+        }
+    }
+}
+
+#[test]
 fn autoreset_applies_in_the_pool() {
     let spec = VecSpec {
         autoreset: AutoresetMode::SameStep,
