@@ -17,6 +17,7 @@ Prints the median sync rate of each build, their ranges, and the after/before ra
 import argparse
 import statistics
 import subprocess
+import sys
 
 
 def sync_rate(binary: str, args: list[str]) -> float:
@@ -32,8 +33,10 @@ def main() -> None:
     parser.add_argument("before")
     parser.add_argument("after")
     parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("bench_args", nargs="*", help="arguments for vector_throughput (after --)")
-    args = parser.parse_args()
+    argv = sys.argv[1:]
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser.parse_args(argv[:split])
+    args.bench_args = argv[split + 1:]  # for vector_throughput
     rates: dict[str, list[float]] = {"before": [], "after": []}
     for r in range(args.rounds):
         order = ["before", "after"] if r % 2 == 0 else ["after", "before"]
