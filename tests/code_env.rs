@@ -324,6 +324,8 @@ fn the_python_tool_wraps_an_env() {
     let step = env.step("<python>print(sum(range(10)))</python>").unwrap();
     assert_eq!(step.observation, "Code execution result: 45\n\n");
     assert_eq!(step.info.get("use_tool"), Some(json!(true)));
+    // GEM's name for the kind of tool, not the tool's id.
+    assert_eq!(step.info.get("tool_type"), Some(json!("python_code")));
     let step = env.step("no code").unwrap();
     assert_eq!(step.reward, -0.1);
 }

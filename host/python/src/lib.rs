@@ -19,6 +19,7 @@ mod errors;
 mod pool;
 mod registry;
 mod slot_env;
+mod tool;
 mod vector;
 
 use pyo3::prelude::*;
@@ -30,8 +31,14 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::PyVectorEnv>()?;
     m.add_class::<pool::PyAsyncPool>()?;
     m.add_class::<slot_env::PySlotEnv>()?;
+    m.add_class::<tool::PyTool>()?;
     m.add_function(wrap_pyfunction!(env::make, m)?)?;
     m.add_function(wrap_pyfunction!(vector::make_vec, m)?)?;
+    m.add_function(wrap_pyfunction!(tool::make_tool, m)?)?;
+    m.add(
+        "MAX_TOOL_USE_MESSAGE",
+        geode_runtime::wrappers::MAX_TOOL_USE_MESSAGE,
+    )?;
     m.add_function(wrap_pyfunction!(registry::list_envs, m)?)?;
     m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
     m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;

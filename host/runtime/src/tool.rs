@@ -24,6 +24,11 @@ pub struct ToolOutput {
 pub trait Tool: Send {
     /// The tool's id, e.g. `tool:calculator`.
     fn id(&self) -> &str;
+    /// What the tool wrapper reports as `tool_type` in the info of a tool turn (GEM's name for
+    /// the kind of tool, `python_code` for the Python tool); the id unless a tool says otherwise.
+    fn tool_type(&self) -> &str {
+        self.id()
+    }
     /// How to call the tool, for the agent's prompt.
     fn instructions(&mut self) -> Result<String>;
     /// Runs the tool; `None` when the action is not addressed to it.

@@ -25,9 +25,11 @@ from geode.envs.registration import (
 from geode.errors import *  # noqa: F401,F403
 from geode.errors import __all__ as _error_names
 from geode.vector import AutoresetMode, NativeVectorEnv, VectorEnv
-from geode import wrappers
+from geode import tools, utils, wrappers
+from geode import _gem_alias
 
 CONTRACT_VERSION = _geode.contract_version()
+_gem_alias.install()
 
 __all__ = [
     "AutoresetMode",
@@ -45,6 +47,8 @@ __all__ = [
     "print_envs",
     "register",
     "registration",
+    "tools",
+    "utils",
     "wrappers",
     *_error_names,
 ]

@@ -77,6 +77,10 @@ impl Tool for PythonTool {
         PYTHON_TOOL_ID
     }
 
+    fn tool_type(&self) -> &str {
+        "python_code"
+    }
+
     fn instructions(&mut self) -> Result<String> {
         Ok("Solve the above problem step by step. You now have the ability to selectively write \
             executable Python code to enhance your reasoning process. The Python code will be executed \

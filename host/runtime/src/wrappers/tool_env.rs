@@ -73,9 +73,9 @@ impl ToolEnv {
         for tool in &mut self.tools {
             if let Some(out) = tool.execute(action)? {
                 if !out.has_error {
-                    return Ok(Some((out, tool.id().to_owned())));
+                    return Ok(Some((out, tool.tool_type().to_owned())));
                 }
-                failed.get_or_insert((out, tool.id().to_owned()));
+                failed.get_or_insert((out, tool.tool_type().to_owned()));
             }
         }
         Ok(failed)
@@ -130,7 +130,7 @@ impl Env for ToolEnv {
         } else {
             None
         };
-        let Some((out, tool_id)) = ran else {
+        let Some((out, tool_type)) = ran else {
             let mut step = self.inner.step(action)?;
             let mut info = step.info.to_map();
             self.counters_into(&mut info);
@@ -152,7 +152,7 @@ impl Env for ToolEnv {
         }
         let mut info = serde_json::Map::new();
         info.insert("parsed_action".into(), json!(out.parsed_action));
-        info.insert("tool_type".into(), json!(tool_id));
+        info.insert("tool_type".into(), json!(tool_type));
         self.counters_into(&mut info);
         info.insert("use_tool".into(), json!(true));
         Ok(StepOutput {

@@ -45,6 +45,8 @@ class WrapperFactory:
             return ObservationWrapper(env, **_chat_options(self.name, self.options))
         if self.name == "episode_tracking":
             return EpisodeTrackingWrapper(env)
+        if self.name == "tools":
+            return _python_tool_wrapper(env, self.options)
         if self.name in ("concat", "concat_with_action"):
             return ObservationWrapper(
                 env,
@@ -73,14 +75,36 @@ def _chat_options(name: str, options: dict) -> dict:
 
 def tools(tools: list, tool_reward: float = 0.0, tool_success_reward: float = 0.0,
           tool_execute_error_reward: float = 0.0, max_tool_uses: Optional[int] = 10) -> WrapperFactory:
-    """GEM's ``ToolEnvWrapper`` with tool plugins: ``tools`` lists tool ids (or ``[id, config]``)."""
+    """GEM's ``ToolEnvWrapper`` with tools the host runs: ``tools`` lists tool ids (or
+    ``[id, config]``), such as ``tool:python`` or a tool plugin's id."""
     return WrapperFactory(
         "tools", NATIVE, tools=list(tools), tool_reward=tool_reward, tool_success_reward=tool_success_reward,
         tool_execute_error_reward=tool_execute_error_reward, max_tool_uses=max_tool_uses,
     )
 
 
+def _python_tool_wrapper(env, options: dict):
+    """The tools layer over an env that only exists in Python: the Python ``ToolEnvWrapper``
+    with the same tools."""
+    from geode.tools import NativeTool, ToolEnvWrapper
+
+    options = dict(options)
+    specs = options.pop("tools", None) or []
+    natives = [NativeTool(s) if isinstance(s, str) else NativeTool(s[0], s[1]) for s in specs]
+    return ToolEnvWrapper(env, natives, **options)
+
+
+def _python_tool(tool_reward: float = 0.0, tool_success_reward: float = 0.0, **tool_config) -> WrapperFactory:
+    """GEM's ``python_tool`` entries: ``tool:python`` with a 5 s timeout and 5 uses at most."""
+    return tools([["tool:python", {"timeout": 5, **tool_config}]], tool_reward=tool_reward,
+                 tool_success_reward=tool_success_reward, max_tool_uses=5)
+
+
 WRAPPER_FACTORY = {
+    # Order matters when stacking: a tool layer first, then an observation layer, then tracking.
+    "python_tool": _python_tool(tool_reward=0.05, tool_success_reward=0.25),
+    "python_tool_no_int_reward": _python_tool(),
+    "python_tool_no_int_reward_last_line_error": _python_tool(keep_error_last_line=True),
     "concat": WrapperFactory("concat", NATIVE),
     "concat_with_action": WrapperFactory("concat_with_action", NATIVE),
     "concat_chat": WrapperFactory("concat_chat", CHAT),
@@ -119,6 +143,24 @@ def resolve(wrapper) -> Callable:
         return wrapper
     if isinstance(wrapper, functools.partial) and isinstance(wrapper.func, WrapperFactory) and not wrapper.args:
         return wrapper.func.bind(**wrapper.keywords)
+    native_tools = _native_tool_partial(wrapper)
+    if native_tools is not None:
+        return native_tools
     if callable(wrapper):
         return wrapper
     raise TypeError(f"a wrapper must be a name or a callable, got {wrapper!r}")
+
+
+def _native_tool_partial(wrapper) -> Optional[WrapperFactory]:
+    """GEM's ``partial(ToolEnvWrapper, tools=[...], ...)`` as the native tools layer, when every
+    tool is one the host runs (else None: the partial wraps each env in Python)."""
+    from geode.tools import NativeTool, ToolEnvWrapper
+    from geode.tools.tool_env_wrapper import tools_config
+
+    if not (isinstance(wrapper, functools.partial) and wrapper.func is ToolEnvWrapper and not wrapper.args):
+        return None
+    options = dict(wrapper.keywords)
+    chosen = options.pop("tools", None)
+    if not chosen or not all(isinstance(tool, NativeTool) for tool in chosen):
+        return None
+    return WrapperFactory("tools", NATIVE, **tools_config(chosen, **options))
