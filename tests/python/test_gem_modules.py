@@ -204,3 +204,10 @@ def test_run_and_print_episode(gem, capsys):
     run_and_print_episode(env, lambda obs: "\\boxed{25}", max_steps=3)
     printed = capsys.readouterr().out
     assert printed.count("Step ") == 3 and "----TIME:" in printed
+
+    from geode.utils.debug import run_and_print_episode_with_selective_step
+
+    vec = gem.make_vec([HARD] * 3, seed=0)
+    run_and_print_episode_with_selective_step(vec, lambda obs: ["\\boxed{25}"] * len(obs), max_steps=2)
+    printed = capsys.readouterr().out
+    assert printed.count("Step ") == 2 and "next_observation" in printed

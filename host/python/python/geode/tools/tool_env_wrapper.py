@@ -76,16 +76,6 @@ class ToolEnvWrapper(EnvWrapper):
                 failed = (tool, True, observation, parsed_action)
         return failed
 
-    def native_config(self) -> Optional[dict]:
-        """The native tools layer's config when every tool is native, else None."""
-        from geode.tools.native_tool import NativeTool
-
-        if not all(isinstance(tool, NativeTool) for tool in self.tools):
-            return None
-        return tools_config(self.tools, self.tool_reward, self.tool_success_reward,
-                            self.tool_execute_error_reward,
-                            None if self.max_tool_uses == math.inf else self.max_tool_uses)
-
 
 def tools_config(tools, tool_reward=0.0, tool_success_reward=0.0, tool_execute_error_reward=0.0,
                  max_tool_uses: Optional[int] = 10) -> dict:
