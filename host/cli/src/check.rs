@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use clap::Args;
 use geode_runtime::conformance::{CheckOptions, check_env};
 use geode_runtime::{PluginKind, Registry, Runtime};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Arguments of `geode check`.
 #[derive(Args)]
@@ -27,11 +27,11 @@ pub struct CheckArgs {
 }
 
 /// Checks every target, prints one report per env id and a summary; fails if any check failed.
-pub fn check(extra_plugins: &[PathBuf], args: &CheckArgs) -> Result<()> {
+pub fn check(sources: &crate::Sources, args: &CheckArgs) -> Result<()> {
     let options = options(args)?;
     let mut failed = Vec::new();
     let mut checked = 0;
-    for (registry, ids) in targets(extra_plugins, args)? {
+    for (registry, ids) in targets(sources, args)? {
         for id in ids {
             let report = check_env(&registry, &id, &options);
             println!("{id}");
@@ -70,7 +70,7 @@ fn options(args: &CheckArgs) -> Result<CheckOptions> {
 }
 
 /// The env ids to check, each with the registry to make it from, in command-line order.
-fn targets(extra_plugins: &[PathBuf], args: &CheckArgs) -> Result<Vec<(Registry, Vec<String>)>> {
+fn targets(sources: &crate::Sources, args: &CheckArgs) -> Result<Vec<(Registry, Vec<String>)>> {
     let mut standard: Option<Registry> = None;
     let mut targets = Vec::new();
     for target in &args.targets {
@@ -79,7 +79,7 @@ fn targets(extra_plugins: &[PathBuf], args: &CheckArgs) -> Result<Vec<(Registry,
             continue;
         }
         if standard.is_none() {
-            standard = Some(crate::registry(extra_plugins)?);
+            standard = Some(crate::registry(sources)?);
         }
         let registry = standard.clone().expect("built above");
         targets.push((registry, vec![target.clone()]));
@@ -87,7 +87,7 @@ fn targets(extra_plugins: &[PathBuf], args: &CheckArgs) -> Result<Vec<(Registry,
     if args.all {
         let registry = match standard {
             Some(registry) => registry,
-            None => crate::registry(extra_plugins)?,
+            None => crate::registry(sources)?,
         };
         let native = registry.native_env_ids().map(|(id, _)| id);
         let ids = registry

@@ -3,16 +3,16 @@
 use anyhow::{Result, bail};
 use geode_runtime::sandbox::NATIVE_SOURCE;
 use geode_runtime::{EnvSpec, Registry, Runtime};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Describes `target`: a plugin file (loaded alone), else an id of the standard registry plus
-/// `extra_plugins` (a plugin's id or one the host provides natively, such as `code:CodeContest`).
-pub fn inspect(extra_plugins: &[PathBuf], target: &str) -> Result<()> {
+/// `sources` (a plugin's id or one the host provides natively, such as `code:CodeContest`).
+pub fn inspect(sources: &crate::Sources, target: &str) -> Result<()> {
     let path = Path::new(target);
     if path.is_file() || target.ends_with(".wasm") {
         return inspect_file(path);
     }
-    let registry = crate::registry(extra_plugins)?;
+    let registry = crate::registry(sources)?;
     if let Some(spec) = registry.native_env_spec(target) {
         println!("id         {}", spec.id);
         println!("kind       env");

@@ -12,7 +12,7 @@ mod play;
 mod run;
 
 use anyhow::{Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use geode_runtime::{Registry, Runtime};
 use std::path::PathBuf;
 
@@ -20,11 +20,22 @@ use std::path::PathBuf;
 #[derive(Parser)]
 #[command(name = "geode", version, about)]
 struct Cli {
+    #[command(flatten)]
+    sources: Sources,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Where plugins and datasets come from, beside the built-in ones.
+#[derive(Args)]
+pub struct Sources {
     /// Extra plugin files or directories to load (also read from GEODE_PLUGIN_PATH).
     #[arg(long = "plugin", global = true, value_name = "PATH")]
     plugins: Vec<PathBuf>,
-    #[command(subcommand)]
-    command: Command,
+    /// Data directories: an env's `dataset` key names a file inside one (also read from
+    /// GEODE_DATA_PATH).
+    #[arg(long = "data-dir", global = true, value_name = "DIR")]
+    data_dirs: Vec<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -45,11 +56,15 @@ enum Command {
     Check(check::CheckArgs),
 }
 
-/// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`.
-fn registry(extra: &[PathBuf]) -> Result<Registry> {
+/// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
+/// GEODE_DATA_PATH and every `--data-dir`.
+fn registry(sources: &Sources) -> Result<Registry> {
     let runtime = Runtime::new().context("starting the wasm runtime")?;
+    for dir in &sources.data_dirs {
+        runtime.datasets().add_root(dir)?;
+    }
     let mut registry = Registry::standard(runtime)?;
-    for path in extra {
+    for path in &sources.plugins {
         if path.is_dir() {
             registry.add_dir(path)?;
         } else {
@@ -71,11 +86,11 @@ fn parse_overrides(config: Option<&str>) -> Result<serde_json::Value> {
 fn main() {
     let cli = Cli::parse();
     let outcome = match &cli.command {
-        Command::List => registry(&cli.plugins).and_then(|r| list::print(&r)),
-        Command::Run(args) => registry(&cli.plugins).and_then(|r| run::run(&r, args)),
-        Command::Play(args) => registry(&cli.plugins).and_then(|r| play::play(&r, args)),
-        Command::Inspect { target } => inspect::inspect(&cli.plugins, target),
-        Command::Check(args) => check::check(&cli.plugins, args),
+        Command::List => registry(&cli.sources).and_then(|r| list::print(&r)),
+        Command::Run(args) => registry(&cli.sources).and_then(|r| run::run(&r, args)),
+        Command::Play(args) => registry(&cli.sources).and_then(|r| play::play(&r, args)),
+        Command::Inspect { target } => inspect::inspect(&cli.sources, target),
+        Command::Check(args) => check::check(&cli.sources, args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

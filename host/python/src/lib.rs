@@ -41,6 +41,7 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(registry::list_envs, m)?)?;
     m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::add_data_dir, m)?)?;
     m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;
     Ok(())
 }

@@ -55,6 +55,14 @@ pub fn load_plugin(py: Python<'_>, path: PathBuf) -> PyResult<Vec<String>> {
     .py_err(py)
 }
 
+/// Adds a data directory: an env's `dataset` key may then name a `.jsonl` or `.parquet` file
+/// inside it (as a relative path). `GEODE_DATA_PATH` adds directories at start-up.
+#[pyfunction]
+pub fn add_data_dir(py: Python<'_>, path: PathBuf) -> PyResult<()> {
+    py.detach(|| current()?.runtime().datasets().add_root(&path))
+        .py_err(py)
+}
+
 /// Every id: a list of `(id, kind, source, description, default_config)` tuples, sorted by id
 /// (plugins' ids and the ones the host provides itself: code envs, `tool:python`).
 #[pyfunction]

@@ -123,7 +123,9 @@ impl Datasets {
             self.inner.read().expect("datasets lock").roots.clone();
         if roots.is_empty() {
             return Err(Error::InvalidArgument(format!(
-                "no data directory is configured; cannot load dataset `{name}` from {}",
+                "no data directory is configured (set GEODE_DATA_PATH, or add one with \
+                 `geode --data-dir`, `geode.add_data_dir` or `Datasets::add_root`); cannot load \
+                 dataset `{name}` from {}",
                 path.display()
             )));
         }

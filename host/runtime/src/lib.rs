@@ -49,7 +49,7 @@ pub use error::{Error, RefusalKind, Result};
 pub use group::{EnvGroup, GroupMember};
 pub use limits::Limits;
 pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
-pub use registry::{BUILTIN_PLUGINS, PLUGIN_PATH_VAR, Registry};
+pub use registry::{BUILTIN_PLUGINS, DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec};
 pub use vector::{

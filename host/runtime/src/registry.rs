@@ -29,6 +29,13 @@ const BUILTIN_DATASETS: &[(&str, &str, &[u8])] = &[(
 
 /// The environment variable listing extra plugin directories or files (`:`-separated).
 pub const PLUGIN_PATH_VAR: &str = "GEODE_PLUGIN_PATH";
+/// The environment variable listing data directories (`:`-separated): dataset files named by an
+/// env's `dataset` key are read from them.
+pub const DATA_PATH_VAR: &str = "GEODE_DATA_PATH";
+
+/// The key of an env's configuration that names a dataset file (relative to a data directory).
+/// The host loads that file before the plugin sees the configuration, as dataset of that name.
+pub const DATASET_KEY: &str = "dataset";
 
 /// The ids of all loaded plugins.
 #[derive(Clone)]
@@ -56,8 +63,14 @@ impl Registry {
         }
     }
 
-    /// The built-in plugins plus everything on `GEODE_PLUGIN_PATH`.
+    /// The built-in plugins plus everything on `GEODE_PLUGIN_PATH`, with the data directories
+    /// of `GEODE_DATA_PATH`.
     pub fn standard(runtime: Runtime) -> Result<Self> {
+        if let Some(paths) = std::env::var_os(DATA_PATH_VAR) {
+            for dir in std::env::split_paths(&paths).filter(|p| !p.as_os_str().is_empty()) {
+                runtime.datasets().add_root(&dir)?;
+            }
+        }
         let mut registry = Self::with_builtins(runtime)?;
         if let Some(paths) = std::env::var_os(PLUGIN_PATH_VAR) {
             for path in std::env::split_paths(&paths) {
@@ -260,6 +273,30 @@ impl Registry {
             }
         };
         let config = merge(id, &spec.default_config, overrides)?;
+        self.load_dataset_file(id, &config)?;
         Ok((plugin.clone(), Value::Object(config).to_string()))
+    }
+
+    /// Loads the file named by the configuration's `dataset` key, when it names a file (a
+    /// `.jsonl`, `.json` or `.parquet` path), so the plugin can read it by that name.
+    fn load_dataset_file(&self, id: &str, config: &Map<String, Value>) -> Result<()> {
+        let Some(Value::String(name)) = config.get(DATASET_KEY) else {
+            return Ok(());
+        };
+        let is_file = [".jsonl", ".json", ".parquet"]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+        if !is_file || self.runtime.datasets().get(name).is_some() {
+            return Ok(());
+        }
+        self.runtime
+            .datasets()
+            .load(name, Path::new(name))
+            .map(drop)
+            .map_err(|e| Error::BadConfig {
+                id: id.to_owned(),
+                key: DATASET_KEY.to_owned(),
+                message: e.to_string(),
+            })
     }
 }

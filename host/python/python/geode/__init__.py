@@ -15,6 +15,7 @@ from geode.envs import registration
 from geode.envs.registration import (
     ENV_REGISTRY,
     EnvSpec,
+    add_data_dir,
     list_envs,
     load_plugin,
     make,
@@ -40,6 +41,7 @@ __all__ = [
     "EnvWrapper",
     "NativeVectorEnv",
     "VectorEnv",
+    "add_data_dir",
     "list_envs",
     "load_plugin",
     "make",

@@ -6,13 +6,13 @@
 use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
 use super::gem::run_python;
-use super::permutation::{Permutation, splitmix};
 use super::runner::Sandbox;
 use super::settings::{RunSettings, merge_config};
 use crate::dataset::{Dataset, Datasets};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::limits::Limits;
 use crate::{Error, Result};
+use geode_order::{EpisodeOrder, Position};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -74,8 +74,8 @@ struct Problem {
 #[derive(Debug, Serialize, Deserialize)]
 struct Snapshot {
     problem: Option<Problem>,
-    cursor: usize,
-    epoch: u64,
+    #[serde(flatten)]
+    position: Position,
 }
 
 /// A code env over one dataset.
@@ -90,9 +90,7 @@ pub struct CodeEnv {
     max_tests: usize,
     seed: u64,
     max_action_bytes: usize,
-    order: Permutation,
-    cursor: usize,
-    epoch: u64,
+    order: EpisodeOrder,
     problem: Option<Problem>,
 }
 
@@ -151,15 +149,13 @@ impl CodeEnv {
             id: id.to_owned(),
             settings: RunSettings::from_config(id, &config)?,
             sandbox,
-            order: Permutation::new(dataset.len(), seed),
+            order: EpisodeOrder::new(dataset.len(), seed),
             dataset,
             question_key: text("question_key"),
             test_key: text("test_key"),
             max_tests,
             seed,
             max_action_bytes: limits.max_action_bytes,
-            cursor: 0,
-            epoch: 0,
             problem: None,
         })
     }
@@ -192,21 +188,6 @@ impl CodeEnv {
             question,
             tests,
         })
-    }
-
-    /// The next problem: a seeded pick, or the next of this epoch's shuffled order.
-    fn next_index(&mut self, seed: Option<u64>) -> usize {
-        if let Some(seed) = seed {
-            let mut state = seed;
-            return (splitmix(&mut state) % self.dataset.len() as u64) as usize;
-        }
-        if self.cursor == self.order.len() {
-            self.epoch += 1;
-            self.order = Permutation::new(self.dataset.len(), self.seed.wrapping_add(self.epoch));
-            self.cursor = 0;
-        }
-        self.cursor += 1;
-        self.order.at(self.cursor - 1)
     }
 
     /// Runs `code` on every selected test of `problem`, in parallel; returns the reward and info.
@@ -261,7 +242,7 @@ impl Env for CodeEnv {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
-        let index = self.next_index(seed);
+        let index = self.order.next(seed);
         let problem = self.load_problem(index)?;
         let observation = problem.question.clone();
         self.problem = Some(problem);
@@ -316,8 +297,7 @@ impl Env for CodeEnv {
     fn get_state(&mut self) -> Result<Vec<u8>> {
         let snapshot = Snapshot {
             problem: self.problem.clone(),
-            cursor: self.cursor,
-            epoch: self.epoch,
+            position: self.order.position(),
         };
         serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
     }
@@ -328,9 +308,7 @@ impl Env for CodeEnv {
                 env: self.id.clone(),
                 message: format!("not a code env state: {e}"),
             })?;
-        self.epoch = snapshot.epoch;
-        self.order = Permutation::new(self.dataset.len(), self.seed.wrapping_add(self.epoch));
-        self.cursor = snapshot.cursor.min(self.order.len());
+        self.order = EpisodeOrder::restore(self.dataset.len(), self.seed, snapshot.position);
         self.problem = snapshot.problem;
         Ok(())
     }
@@ -338,9 +316,7 @@ impl Env for CodeEnv {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         let mut env = self.clone();
         if !same_state {
-            env.order = Permutation::new(self.dataset.len(), self.seed);
-            env.cursor = 0;
-            env.epoch = 0;
+            env.order = EpisodeOrder::new(self.dataset.len(), self.seed);
             env.problem = None;
         }
         Ok(Box::new(env))

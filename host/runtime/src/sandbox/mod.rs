@@ -28,7 +28,6 @@ mod component;
 mod extract;
 mod gem;
 mod hooks;
-mod permutation;
 mod python_tool;
 mod reaper;
 mod request;

@@ -86,6 +86,13 @@ def load_plugin(path: str) -> List[str]:
     return ids
 
 
+def add_data_dir(path: str) -> None:
+    """Lets envs read dataset files from ``path``: an env's ``dataset`` kwarg may then name a
+    ``.jsonl`` or ``.parquet`` file inside it, as a path relative to it (``GEODE_DATA_PATH``
+    lists such directories at start-up)."""
+    _geode.add_data_dir(str(path))
+
+
 def list_envs() -> List[str]:
     """Every env id, sorted."""
     return sorted(ENV_REGISTRY)

@@ -1,9 +1,9 @@
-//! [`Permutation`]: a seeded shuffle of `0..n` that stores nothing per element, so a code env
-//! over a dataset of millions of rows costs a few bytes, not 8 bytes per row (1,024 envs over
-//! one dataset must not hold 1,024 copies of its order).
+//! [`Permutation`]: a seeded shuffle of `0..n` that stores nothing per element, so an env over
+//! a dataset of millions of rows costs a few bytes, not 8 bytes per row (1,024 envs over one
+//! dataset must not hold 1,024 copies of its order).
 
 /// SplitMix64: a seeded, portable stream for problem choice and shuffling.
-pub(crate) fn splitmix(state: &mut u64) -> u64 {
+pub fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     let mut z = *state;
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -18,7 +18,7 @@ const ROUNDS: usize = 4;
 /// power-of-four domain holding `n`, cycle-walked back into `0..n`. Each lookup is O(1) on
 /// average (the domain is less than 4n, so under four walks).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Permutation {
+pub struct Permutation {
     n: u64,
     half_bits: u32,
     keys: [u64; ROUNDS],
@@ -26,7 +26,7 @@ pub(crate) struct Permutation {
 
 impl Permutation {
     /// The permutation of `0..n` for `seed`.
-    pub(crate) fn new(n: usize, seed: u64) -> Self {
+    pub fn new(n: usize, seed: u64) -> Self {
         let n = n as u64;
         let bits = (u64::BITS - n.saturating_sub(1).leading_zeros()).max(2);
         let mut state = seed;
@@ -38,12 +38,17 @@ impl Permutation {
     }
 
     /// How many elements it permutes.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         self.n as usize
     }
 
+    /// Whether it permutes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
     /// The element at position `index` (`index < len()`).
-    pub(crate) fn at(&self, index: usize) -> usize {
+    pub fn at(&self, index: usize) -> usize {
         assert!((index as u64) < self.n, "position {index} of {}", self.n);
         let mut x = index as u64;
         loop {
