@@ -1,5 +1,6 @@
-//! WikiGame over the real built-in component and the built-in `wikigame` dataset: winning along a
-//! shortest path, invalid moves, format errors, the turn limit, seeding and the conformance suite.
+//! WikiGame over the real built-in component and the built-in `wiki-game/articles` dataset:
+//! winning along a shortest path, invalid moves, format errors, the turn limit, seeding and the
+//! conformance suite.
 
 use geode_runtime::conformance::{CheckOptions, check_env};
 use geode_runtime::{ComponentEnv, Env, StepOutput};

@@ -329,3 +329,33 @@ fn run_inspect_and_check_accept_code_env_ids() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn data_dir_lets_an_env_read_a_dataset_file() {
+    let dir = std::env::temp_dir().join(format!("geode-cli-data-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("q.jsonl"),
+        "{\"question\": \"2+2?\", \"answer\": \"4\"}\n",
+    )
+    .unwrap();
+    let config = "{\"dataset\": \"q.jsonl\"}";
+    let data_dir = dir.to_str().unwrap();
+    let run = ["run", "eval:QaOpen", "--config", config, "--episodes", "3"];
+    let out = geode(&[&["--data-dir", data_dir], &run[..]].concat(), "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("mean length    1.00"),
+        "{}",
+        text(&out.stdout)
+    );
+
+    let out = geode(&run, "");
+    assert!(!out.status.success());
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("bad config key `dataset`") && stderr.contains("--data-dir"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -16,17 +16,6 @@ use std::sync::Arc;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
 
-/// Datasets built-in plugins read, compiled into geode so they need no data directory:
-/// (dataset name, source shown in messages, JSONL rows).
-const BUILTIN_DATASETS: &[(&str, &str, &[u8])] = &[(
-    "wikigame",
-    "plugins/wiki-game/data/articles.jsonl",
-    include_bytes!(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../plugins/wiki-game/data/articles.jsonl"
-    )),
-)];
-
 /// The environment variable listing extra plugin directories or files (`:`-separated).
 pub const PLUGIN_PATH_VAR: &str = "GEODE_PLUGIN_PATH";
 /// The environment variable listing data directories (`:`-separated): dataset files named by an

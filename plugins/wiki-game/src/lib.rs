@@ -2,7 +2,7 @@
 //! title of the next page in `\boxed{...}`.
 //!
 //! Rules, texts and rewards follow GEM's `WikiGameEnv` (its `game:WikiGame-v0-easy` and `-hard`
-//! ids), but the articles come from a dataset the host loaded (default `wikigame`, the article
+//! ids), but the articles come from a dataset the host loaded (default `wiki-game/articles`, the article
 //! graph in `data/articles.jsonl` that geode registers at start-up) instead of a Kiwix server:
 //! - no `\boxed{title}`: format error, −0.2, the episode goes on (truncated at the turn limit);
 //! - a title that is not a neighbouring page, or a refused `\boxed{<PREV_PAGE>}`: −0.2;
@@ -25,7 +25,7 @@ use serde_json::Value;
 use text::{SummaryLength, Unit};
 
 /// The dataset read unless the configuration names another one.
-const DEFAULT_DATASET: &str = "wikigame";
+const DEFAULT_DATASET: &str = "wiki-game/articles";
 
 /// One WikiGame env: its configuration, the episode, and the graph (read once, not snapshotted).
 #[derive(Serialize, Deserialize)]

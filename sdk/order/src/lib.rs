@@ -91,7 +91,13 @@ mod tests {
         assert_eq!(first.iter().copied().collect::<BTreeSet<_>>().len(), 50);
         assert_eq!(second.iter().copied().collect::<BTreeSet<_>>().len(), 50);
         assert_ne!(first, second, "the second epoch is shuffled anew");
-        assert_eq!(order.position(), Position { cursor: 50, epoch: 1 });
+        assert_eq!(
+            order.position(),
+            Position {
+                cursor: 50,
+                epoch: 1
+            }
+        );
     }
 
     #[test]
@@ -100,7 +106,11 @@ mod tests {
         let mut b = EpisodeOrder::new(1000, 2);
         b.next(None);
         assert_eq!(a.next(Some(77)), b.next(Some(77)));
-        assert_eq!(a.position().cursor, 0, "a seeded pick does not advance the walk");
+        assert_eq!(
+            a.position().cursor,
+            0,
+            "a seeded pick does not advance the walk"
+        );
     }
 
     #[test]

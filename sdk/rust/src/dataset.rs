@@ -1,9 +1,9 @@
 //! Read-only access to datasets the host loaded once and shares with every instance.
 
 use crate::Error;
+use crate::bindings::geode::env::dataset as host;
 /// The order in which an env visits a dataset's rows (GEM's epochs and seeded picks).
 pub use geode_order::{EpisodeOrder, Position};
-use crate::bindings::geode::env::dataset as host;
 use serde_json::{Map, Value};
 
 /// The number of rows of dataset `name`.

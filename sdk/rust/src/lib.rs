@@ -25,6 +25,7 @@
 //! export_env!(Coin);
 //! ```
 
+pub mod answer;
 pub mod batch;
 pub mod config;
 pub mod dataset;
@@ -82,6 +83,10 @@ pub trait Environment: serde::Serialize + serde::de::DeserializeOwned + Sized + 
 
     /// Starts a new episode. `rng` has already been reseeded when the caller gave a seed.
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error>;
+
+    /// Sees the seed of the `reset` that follows (`None`: the caller gave none). Most envs need
+    /// only the reseeded `rng`; dataset envs tell a seeded pick from the epoch's next row here.
+    fn before_reset(&mut self, _seed: Option<u64>) {}
 
     /// Applies one action. Unparsable actions are format errors in the reward, never `Err`.
     fn step(&mut self, action: &str, rng: &mut Rng) -> Result<Step, Error>;

@@ -87,6 +87,7 @@ impl<E: Environment> Member for RefCell<SlotState<E>> {
         }
         let slot = &mut *slot;
         let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
+        slot.env.before_reset(seed);
         let reset = slot.env.reset(rng)?;
         slot.started = true;
         Ok(ResetResult {

@@ -26,6 +26,7 @@ pub fn make<E: Environment>(id: &str, overrides: &Value) -> Result<E, Error> {
 pub fn start<E: Environment>(id: &str, overrides: &Value, seed: u64) -> (E, Rng, Reset) {
     let mut env: E = make(id, overrides).unwrap();
     let mut rng = Rng::seeded(seed);
+    env.before_reset(Some(seed));
     let reset = env.reset(&mut rng).unwrap();
     (env, rng, reset)
 }
