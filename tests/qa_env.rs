@@ -262,3 +262,23 @@ fn no_data_directory_is_a_clear_error() {
         "{text}"
     );
 }
+
+#[test]
+fn vector_slots_get_their_own_shuffle_seed() {
+    use geode_runtime::{Actions, VecSpec};
+    let mut vec = registry()
+        .make_vec(&VecSpec::uniform("qa:HotpotQA", 4, 0))
+        .unwrap();
+    vec.reset(None).unwrap();
+    let actions: Vec<String> = vec!["<answer>x</answer>".to_owned(); 4];
+    let distinct: Vec<usize> = (0..3)
+        .map(|_| {
+            let step = vec.step(Actions::All(&actions)).unwrap();
+            step.observations()
+                .map(question_of)
+                .collect::<BTreeSet<_>>()
+                .len()
+        })
+        .collect();
+    assert!(distinct.iter().any(|&d| d > 1), "{distinct:?}");
+}

@@ -77,3 +77,20 @@ def test_a_dataset_file_in_a_data_directory(gem, tmp_path):
         gem.make("qa:HotpotQA", dataset="absent.jsonl")
     with pytest.raises(gem.BadConfigError, match="dataset_name"):
         gem.make("qa:HotpotQA", dataset_name="axon-rl/HotpotQA")
+
+
+def test_vector_slots_walk_different_orders(gem):
+    """GEM's make_vec gives env i the seed ``seed + i`` as its own: dataset envs' slots must not
+    all walk the dataset in the same order (they did while the seed only seeded the first reset)."""
+    for kwargs in ({}, {"async_mode": True}, {"wrappers": ["episode_tracking"]}):
+        vec = gem.make_vec(["qa:HotpotQA"] * 4, seed=0, **kwargs)
+        vec.reset()
+        rounds = []
+        for _ in range(3):
+            observations = vec.step(["<answer>x</answer>"] * 4)[0]
+            rounds.append(len({asked(o) for o in observations}))
+        assert max(rounds) > 1, (kwargs, rounds)
+    a = gem.make("qa:HotpotQA", seed=1)
+    b = gem.make("qa:HotpotQA", seed=2)
+    walk = lambda env: [asked(env.reset()[0]) for _ in range(6)]  # noqa: E731
+    assert walk(a) != walk(b)

@@ -48,6 +48,9 @@ impl WrapperSpec {
     }
 }
 
+/// The configuration key of an env's own seed (the order a dataset env walks its rows in).
+const SEED_KEY: &str = "seed";
+
 /// How to build a vector env.
 #[derive(Debug, Clone)]
 pub struct VecSpec {
@@ -57,7 +60,9 @@ pub struct VecSpec {
     pub wrappers: Vec<WrapperSpec>,
     /// Per-slot config overrides (empty: none; else one per slot).
     pub configs: Vec<Value>,
-    /// Env i is first reset with `seed + i`.
+    /// Env i is first reset with `seed + i`; an env whose configuration has a `seed` key (the
+    /// dataset envs' shuffle seed) also gets `seed + i` there unless its overrides set one
+    /// (GEM's rule, so the slots do not all walk the dataset in the same order).
     pub seed: Option<u64>,
     pub autoreset: AutoresetMode,
     pub limits: Limits,
@@ -131,10 +136,15 @@ impl Registry {
                 spec.ids.len()
             )));
         }
-        let configs: Vec<Value> = match spec.configs.is_empty() {
+        let mut configs: Vec<Value> = match spec.configs.is_empty() {
             true => vec![Value::Null; spec.ids.len()],
             false => spec.configs.clone(),
         };
+        if let Some(seed) = spec.seed {
+            for (i, (id, config)) in spec.ids.iter().zip(&mut configs).enumerate() {
+                self.seed_config(id, config, seed.wrapping_add(i as u64));
+            }
+        }
         self.make_envs(
             &spec.ids,
             &configs,
@@ -142,6 +152,26 @@ impl Registry {
             &spec.limits,
             spec.group_size,
         )
+    }
+
+    /// Sets the `seed` key of `overrides` to `seed` when env `id` has that key and the
+    /// overrides do not set it (an unknown id is left for `make` to report).
+    fn seed_config(&self, id: &str, overrides: &mut Value, seed: u64) {
+        let has_seed_key = match self.lookup(id) {
+            Ok((_, spec)) => spec.default_config.contains_key(SEED_KEY),
+            Err(_) => self
+                .native_env_spec(id)
+                .is_some_and(|spec| spec.default_config.contains_key(SEED_KEY)),
+        };
+        if !has_seed_key {
+            return;
+        }
+        if overrides.is_null() {
+            *overrides = Value::Object(Default::default());
+        }
+        if let Value::Object(map) = overrides {
+            map.entry(SEED_KEY).or_insert(Value::from(seed));
+        }
     }
 
     /// The envs of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in

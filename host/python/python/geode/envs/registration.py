@@ -125,17 +125,28 @@ def _make_python(spec: EnvSpec, kwargs: Dict[str, Any]) -> Env:
     return env
 
 
+def _has_own_seed(env_id: str) -> bool:
+    """Whether env ``env_id`` takes a ``seed`` in its config (dataset envs: the order they walk
+    their rows in). GEM hands such envs the ``seed`` of ``make`` and ``seed + i`` in
+    ``make_vec``; without it every slot of a vector would walk the same order."""
+    native = env_id in ENV_REGISTRY and env_id not in ENV_REGISTRY.python
+    return native and "seed" in ENV_REGISTRY[env_id].kwargs
+
+
 def make(env_id: str, **kwargs: Any) -> Env:
     """Makes env ``env_id``. Keyword arguments override its config (an unknown key raises
     ``BadConfigError`` naming it), except: ``seed`` (the first reset without a seed uses it),
     ``limits`` (a dict: ``fuel_per_call``, ``deadline_per_call`` in seconds,
-    ``max_memory_bytes``, ...) and ``wrappers`` (names or callables, applied in order)."""
+    ``max_memory_bytes``, ...) and ``wrappers`` (names or callables, applied in order). Envs
+    with a ``seed`` config key (dataset envs) also get ``seed`` there, as in GEM."""
     wrappers = kwargs.pop("wrappers", None)
     if env_id in ENV_REGISTRY.python:
         env = _make_python(ENV_REGISTRY.python[env_id], kwargs)
     else:
         seed = kwargs.pop("seed", None)
         limits = kwargs.pop("limits", None)
+        if seed is not None and _has_own_seed(env_id):
+            kwargs["seed"] = seed
         env = _geode.make(env_id, kwargs or None, limits, seed)
     for wrapper in wrappers or ():
         env = resolve(wrapper)(env)
@@ -184,7 +195,8 @@ def make_vec(
     **kwargs: Any,
 ) -> VectorEnv:
     """GEM's ``make_vec``: one env per id (a str makes one env), env i seeded ``seed + i`` (or
-    ``vec_kwargs[i]["seed"]``) on its first reset, config ``{**vec_kwargs[i], **kwargs}``,
+    ``vec_kwargs[i]["seed"]``) on its first reset (and in its config when it has a ``seed`` key,
+    as dataset envs do), config ``{**vec_kwargs[i], **kwargs}``,
     ``wrappers`` (names or callables) applied in order. geode extras: ``autoreset_mode``
     (``SameStep`` default, ``NextStep``, ``Disabled``), ``limits``, ``num_threads`` for the async
     pool (0: one per core) and ``on_error`` (``"info"``: a failed env is restarted and its info
@@ -202,6 +214,8 @@ def make_vec(
     for i in range(len(env_ids)):
         config = dict(vec_kwargs[i]) if vec_kwargs is not None else {}
         seeds.append(config.pop("seed", seed + i))
+        if _has_own_seed(env_ids[i]):
+            config["seed"] = seeds[i]
         config.update(kwargs)
         configs.append(config)
     resolved = [resolve(w) for w in wrappers or ()]
