@@ -267,7 +267,8 @@ impl Registry {
     }
 
     /// Loads the file named by the configuration's `dataset` key, when it names a file (a
-    /// `.jsonl`, `.json` or `.parquet` path), so the plugin can read it by that name.
+    /// `.jsonl`, `.json` or `.parquet` path), so the plugin can read it by that name (a name
+    /// already loaded is kept).
     fn load_dataset_file(&self, id: &str, config: &Map<String, Value>) -> Result<()> {
         let Some(Value::String(name)) = config.get(DATASET_KEY) else {
             return Ok(());
@@ -275,7 +276,7 @@ impl Registry {
         let is_file = [".jsonl", ".json", ".parquet"]
             .iter()
             .any(|ext| name.ends_with(ext));
-        if !is_file || self.runtime.datasets().get(name).is_some() {
+        if !is_file {
             return Ok(());
         }
         self.runtime
