@@ -229,8 +229,7 @@ fn spawn_copies_state_when_asked() {
     let mut vec = healthy_vec(1, AutoresetMode::SameStep);
     vec.reset(None).unwrap();
     vec.step(Actions::All(&actions(&["a"]))).unwrap();
-    let env = vec.env_mut(0).unwrap();
-    let mut twin = env.spawn(true).unwrap();
+    let mut twin = vec.with_slot(0, |slot| slot.env_mut().spawn(true)).unwrap();
     assert_eq!(twin.step("b").unwrap().observation, "step 2 got b");
 }
 

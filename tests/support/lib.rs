@@ -1,5 +1,5 @@
 //! Shared helpers for the integration tests: one runtime per test binary, the built-in and test
-//! plugins loaded from this repo's own builds.
+//! plugins (hostile, poison) loaded from this repo's own builds.
 
 use geode_runtime::{PluginSource, Registry, Runtime};
 use std::path::PathBuf;
@@ -8,6 +8,11 @@ use std::sync::OnceLock;
 /// The hostile test plugin's component file (built by `tests/build.rs`).
 pub fn hostile_wasm() -> PathBuf {
     PathBuf::from(env!("GEODE_TEST_PLUGIN_HOSTILE"))
+}
+
+/// The poison test plugin's component file (fault isolation in units).
+pub fn poison_wasm() -> PathBuf {
+    PathBuf::from(env!("GEODE_TEST_PLUGIN_POISON"))
 }
 
 /// One runtime shared by all tests of a binary (as a trainer would share it).
@@ -28,6 +33,10 @@ pub fn registry() -> Registry {
             registry
                 .add_bytes(PluginSource::File(hostile_wasm()), &wasm)
                 .expect("hostile plugin loads");
+            let wasm = std::fs::read(poison_wasm()).expect("poison plugin was built");
+            registry
+                .add_bytes(PluginSource::File(poison_wasm()), &wasm)
+                .expect("poison plugin loads");
             registry
         })
         .clone()

@@ -9,7 +9,7 @@ use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::slot_env::{PySlotEnv, SlotOwner};
 use crate::vector::{mode_name, resets_to_py, slot_id};
 use geode_runtime::{
-    AsyncPool, AutoresetMode, Env, Error, Info, Result, Slot, SlotStep, VectorStep,
+    AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, Units, VectorStep,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
@@ -34,16 +34,16 @@ pub struct PyAsyncPool {
 }
 
 impl PyAsyncPool {
-    /// A pool over `envs`.
+    /// A pool over `units`.
     pub fn new(
         py: Python<'_>,
-        envs: Vec<Box<dyn Env>>,
+        units: Units,
         mode: AutoresetMode,
         threads: usize,
         ids: Vec<String>,
     ) -> PyResult<Self> {
         let pool = py
-            .detach(|| AsyncPool::new(envs, mode, threads))
+            .detach(|| AsyncPool::new(units, mode, threads))
             .py_err(py)?;
         Ok(PyAsyncPool {
             pool: Arc::new(pool),

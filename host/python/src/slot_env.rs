@@ -5,7 +5,7 @@ use crate::convert::{StepTuple, info_to_py, step_to_py};
 use crate::errors::IntoPyResult;
 use crate::pool::PyAsyncPool;
 use crate::vector::PyVectorEnv;
-use geode_runtime::{Result, Slot};
+use geode_runtime::{Env, Result, Slot};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 

@@ -8,7 +8,7 @@ use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
 use crate::registry;
 use crate::slot_env::{PySlotEnv, SlotOwner};
-use geode_runtime::{Actions, AutoresetMode, Env, Info, Result, Slot, VectorEnv};
+use geode_runtime::{Actions, AutoresetMode, Info, Result, Slot, Units, VectorEnv};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -17,10 +17,11 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 
 /// Makes one env per id (config `configs[i]`, the native `wrappers` in order) and returns a
 /// `VectorEnv`, or an `AsyncPool` with `num_threads` workers (0: one per core) when
-/// `async_mode`; `group_size` above 1 puts envs in groups sharing an instance (see
+/// `async_mode`. `group_size` is the number of envs per unit (shared component instance): 0
+/// (the default) picks it from the slot count and the cores, 1 gives each env its own (see
 /// `VecSpec::group_size`). Seeding is left to the caller (`reset_some`).
 #[pyfunction]
-#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=1))]
+#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=0))]
 #[allow(clippy::too_many_arguments)]
 pub fn make_vec(
     py: Python<'_>,
@@ -55,17 +56,17 @@ pub fn make_vec(
             "a vector env needs at least one env id".into(),
         ));
     }
-    let envs = py
-        .detach(|| -> Result<Vec<Box<dyn Env>>> {
-            registry::current()?.make_envs(&env_ids, &configs, &wrappers, &limits, group_size)
+    let units = py
+        .detach(|| -> Result<Units> {
+            registry::current()?.make_units(&env_ids, &configs, &wrappers, &limits, group_size)
         })
         .py_err(py)?;
     if async_mode {
-        let pool = PyAsyncPool::new(py, envs, mode, num_threads, env_ids)?;
+        let pool = PyAsyncPool::new(py, units, mode, num_threads, env_ids)?;
         return Ok(Py::new(py, pool)?.into_any());
     }
     let vec = PyVectorEnv {
-        vec: Mutex::new(VectorEnv::new(envs, mode, None)),
+        vec: Mutex::new(VectorEnv::new(units, mode, None)),
         ids: env_ids,
         last: LastResult::default(),
     };
@@ -214,7 +215,7 @@ impl PyVectorEnv {
     /// Frees every slot's env; the vector env is empty afterwards.
     fn close(&self, py: Python<'_>) {
         py.detach(|| {
-            let empty = VectorEnv::new(Vec::new(), AutoresetMode::default(), None);
+            let empty = VectorEnv::new(Units::default(), AutoresetMode::default(), None);
             drop(std::mem::replace(&mut *self.lock(), empty));
         });
     }

@@ -164,10 +164,4 @@ pub trait Env: Send {
 
     /// A new env of the same id and configuration; with `same_state`, in this env's state.
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>>;
-
-    /// The env group this env is a member of, and its place in it (see [`crate::EnvGroup`]):
-    /// vector envs step a group's members with one call.
-    fn group_member(&self) -> Option<(&std::sync::Arc<std::sync::Mutex<crate::EnvGroup>>, usize)> {
-        None
-    }
 }

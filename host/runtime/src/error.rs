@@ -71,6 +71,13 @@ pub enum Error {
         message: String,
     },
 
+    /// Replaying an episode after a fault of its unit gave other outputs than the episode gave
+    /// before: the plugin's envs share state with each other (or read something besides their
+    /// seed and actions), so they cannot share an instance safely. Run the plugin with
+    /// `group_size` 1.
+    #[error("env `{env}`: plugin is not deterministic: {message}")]
+    NonDeterministic { env: String, message: String },
+
     /// The plugin refused the call with a typed error.
     #[error("env `{env}`: {call} refused ({kind:?}): {message}")]
     Refused {
@@ -163,6 +170,7 @@ impl Error {
                 | Error::StackOverflow { .. }
                 | Error::GuestTrap { .. }
                 | Error::Contract { .. }
+                | Error::NonDeterministic { .. }
         )
     }
 }

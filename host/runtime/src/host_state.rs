@@ -39,6 +39,12 @@ pub struct GuestState {
     pub inner_error: Option<Error>,
     /// The code sandbox the `sandbox` import runs on (`None`: the import answers unsupported).
     pub sandbox: Option<crate::sandbox::SharedSandbox>,
+    /// When the running call (or batch member) must end; checked by the epoch callback.
+    pub deadline: Option<std::time::Instant>,
+    /// What each member of a unit gets when the batch loop names it (`members.begin`).
+    pub(crate) member_budget: crate::limits::Budget,
+    /// The member (its `enrol` number) the batch loop named last: the one to blame for a fault.
+    pub running: Option<u32>,
 }
 
 impl GuestState {
@@ -71,6 +77,9 @@ impl GuestState {
             datasets,
             inner_error: None,
             sandbox: None,
+            deadline: None,
+            member_budget: limits.budget(),
+            running: None,
         }
     }
 

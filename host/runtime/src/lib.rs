@@ -16,7 +16,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod batch_results;
 mod bindings;
 pub mod cache;
 mod component_env;
@@ -26,7 +25,6 @@ pub mod dataset;
 pub mod engine;
 mod env;
 mod error;
-mod group;
 mod guard;
 pub mod guest_output;
 mod host_state;
@@ -38,6 +36,7 @@ mod runtime;
 pub mod sandbox;
 mod stack;
 pub mod tool;
+mod unit;
 pub mod vector;
 pub mod wasi_virtual;
 pub mod wrappers;
@@ -46,12 +45,12 @@ pub use bindings::{CONTRACT_VERSION, ENV_EXPORT};
 pub use component_env::ComponentEnv;
 pub use env::{Env, Info, InfoStr, ResetOutput, StepOutput};
 pub use error::{Error, RefusalKind, Result};
-pub use group::{EnvGroup, GroupMember};
 pub use limits::Limits;
 pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use registry::{BUILTIN_PLUGINS, DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec};
+pub use unit::MemberEnv;
 pub use vector::{
-    Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, VectorEnv, VectorStep,
+    Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, Units, VectorEnv, VectorStep,
 };

@@ -1,7 +1,7 @@
 //! Per-env resource limits and the store limiter that enforces the memory ones.
 
 use std::time::Duration;
-use wasmtime::ResourceLimiter;
+use wasmtime::{AsContextMut, ResourceLimiter};
 
 /// Limits applied to every call into one env instance. `Limits::default()` suits text games;
 /// raise them for envs that do heavy work per step.
@@ -46,25 +46,88 @@ impl Default for Limits {
 }
 
 impl Limits {
-    /// Gives `store` a full fuel budget and a fresh deadline for its next call.
-    pub fn arm<T>(&self, store: &mut wasmtime::Store<T>) {
-        store
-            .set_fuel(self.fuel_per_call.unwrap_or(u64::MAX))
-            .expect("fuel is enabled on the engine");
-        store.set_epoch_deadline(
-            self.deadline_per_call
-                .map(crate::engine::deadline_ticks)
-                .unwrap_or(u64::MAX / 2),
+    /// Gives `store` a full fuel budget and a fresh wall-clock deadline for its next call.
+    pub(crate) fn arm(&self, store: &mut wasmtime::Store<crate::host_state::GuestState>) {
+        store.data_mut().limiter.end_turn();
+        arm_budget(
+            store.as_context_mut(),
+            self.fuel_per_call,
+            self.deadline_per_call,
         );
     }
+
+    /// The fuel, deadline and memory growth one member of a unit gets each time it runs.
+    pub(crate) fn budget(&self) -> Budget {
+        Budget {
+            fuel: self.fuel_per_call,
+            deadline: self.deadline_per_call,
+            memory_bytes: self.max_memory_bytes,
+        }
+    }
+}
+
+/// What one member's turn in a batch call may use: fuel, wall-clock time, memory growth.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Budget {
+    pub fuel: Option<u64>,
+    pub deadline: Option<Duration>,
+    pub memory_bytes: u64,
+}
+
+/// Arms `store` with `fuel` and a deadline `deadline` from now. The epoch deadline is only a
+/// wake-up: the store's epoch callback (see [`on_epoch`]) checks the real clock, so a ticker that
+/// ran late and caught up never ends a call early.
+pub(crate) fn arm_budget(
+    mut store: wasmtime::StoreContextMut<'_, crate::host_state::GuestState>,
+    fuel: Option<u64>,
+    deadline: Option<Duration>,
+) {
+    store
+        .set_fuel(fuel.unwrap_or(u64::MAX))
+        .expect("fuel is enabled on the engine");
+    match deadline {
+        Some(deadline) => {
+            store.data_mut().deadline = Some(std::time::Instant::now() + deadline);
+            store.set_epoch_deadline(crate::engine::deadline_ticks(deadline));
+        }
+        None => {
+            store.data_mut().deadline = None;
+            store.set_epoch_deadline(u64::MAX / 2);
+        }
+    }
+}
+
+/// The epoch callback of every guest store: interrupts the call once its deadline has really
+/// passed, or sleeps until it will have.
+pub(crate) fn on_epoch(
+    store: wasmtime::StoreContextMut<'_, crate::host_state::GuestState>,
+) -> wasmtime::Result<wasmtime::UpdateDeadline> {
+    let Some(until) = store.data().deadline else {
+        return Ok(wasmtime::UpdateDeadline::Continue(u64::MAX / 2));
+    };
+    let now = std::time::Instant::now();
+    if now >= until {
+        return Ok(wasmtime::UpdateDeadline::Interrupt);
+    }
+    Ok(wasmtime::UpdateDeadline::Continue(
+        crate::engine::deadline_ticks(until - now),
+    ))
 }
 
 /// Enforces the memory and table limits of one store and remembers whether it refused a growth,
 /// so a trap that follows can be reported as a memory-limit error instead of a bare trap.
+///
+/// In a unit, members share one linear memory: besides the unit's cap, each member's turn may
+/// grow the memory by at most the member's own limit (see [`StoreLimiter::begin_turn`]), so a
+/// member that allocates without bound is stopped in its own turn, as it would be alone.
 #[derive(Debug)]
 pub struct StoreLimiter {
     max_memory_bytes: usize,
     max_table_elements: usize,
+    /// The linear memory's size after its last growth.
+    memory_bytes: usize,
+    /// The most the memory may reach in the running member's turn.
+    turn_cap: usize,
     /// Set when a memory growth was refused.
     pub memory_denied: bool,
 }
@@ -75,8 +138,21 @@ impl StoreLimiter {
         StoreLimiter {
             max_memory_bytes: usize::try_from(limits.max_memory_bytes).unwrap_or(usize::MAX),
             max_table_elements: limits.max_table_elements,
+            memory_bytes: 0,
+            turn_cap: usize::MAX,
             memory_denied: false,
         }
+    }
+
+    /// A member's turn begins: from here the memory may grow by at most `member_bytes`.
+    pub(crate) fn begin_turn(&mut self, member_bytes: u64) {
+        let allowance = usize::try_from(member_bytes).unwrap_or(usize::MAX);
+        self.turn_cap = self.memory_bytes.saturating_add(allowance);
+    }
+
+    /// A call begins outside any member's turn: only the store's own cap applies.
+    pub(crate) fn end_turn(&mut self) {
+        self.turn_cap = usize::MAX;
     }
 }
 
@@ -87,10 +163,11 @@ impl ResourceLimiter for StoreLimiter {
         desired: usize,
         _maximum: Option<usize>,
     ) -> wasmtime::Result<bool> {
-        if desired > self.max_memory_bytes {
+        if desired > self.max_memory_bytes.min(self.turn_cap) {
             self.memory_denied = true;
             return Ok(false);
         }
+        self.memory_bytes = self.memory_bytes.max(desired);
         Ok(true)
     }
 

@@ -204,18 +204,6 @@ impl Registry {
         ComponentEnv::new(plugin, id, config, limits)
     }
 
-    /// Makes a group of `size` envs of `id` sharing one component instance (see [`EnvGroup`]).
-    pub fn make_group(
-        &self,
-        id: &str,
-        overrides: &Value,
-        limits: Limits,
-        size: usize,
-    ) -> Result<crate::EnvGroup> {
-        let (plugin, config) = self.resolve(id, PluginKind::Env, overrides)?;
-        crate::EnvGroup::new(plugin, id, config, limits, size)
-    }
-
     /// Makes tool `id` (from a tool plugin).
     pub fn make_tool(&self, id: &str, overrides: &Value, limits: Limits) -> Result<ComponentTool> {
         let (plugin, config) = self.resolve(id, PluginKind::Tool, overrides)?;
@@ -235,7 +223,7 @@ impl Registry {
     }
 
     /// The plugin providing `id` as a `kind`, and the merged configuration as JSON.
-    fn resolve(
+    pub(crate) fn resolve(
         &self,
         id: &str,
         kind: PluginKind,

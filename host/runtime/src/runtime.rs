@@ -53,6 +53,7 @@ impl Runtime {
             HasSelf<GuestState>,
         >(&mut linker, |state| state)?;
         virtualize_sleep(&mut linker)?;
+        add_members_import(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
         let sandbox = crate::sandbox::SharedSandbox::new(&engine, &cache);
         Ok(Runtime {
@@ -99,6 +100,24 @@ impl Runtime {
     pub(crate) fn shared_sandbox(&self) -> &crate::sandbox::SharedSandbox {
         &self.inner.sandbox
     }
+}
+
+/// The `members` import of plugins that export `batch`: `begin(member)` arms that member's own
+/// fuel and deadline and notes who runs, so a fault inside a batch is blamed on its member.
+fn add_members_import(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
+    let mut members = linker.instance("geode:env/members@0.1.0")?;
+    members.func_wrap(
+        "begin",
+        |mut store: wasmtime::StoreContextMut<'_, GuestState>, (member,): (u32,)| {
+            let budget = store.data().member_budget;
+            let state = store.data_mut();
+            state.running = Some(member);
+            state.limiter.begin_turn(budget.memory_bytes);
+            crate::limits::arm_budget(store, budget.fuel, budget.deadline);
+            Ok(())
+        },
+    )?;
+    Ok(())
 }
 
 /// The `wasi:clocks/monotonic-clock` version wasmtime-wasi provides (guests importing any

@@ -3,7 +3,8 @@
 use crate::env::Env;
 use crate::limits::Limits;
 use crate::registry::Registry;
-use crate::vector::{AsyncPool, AutoresetMode, VectorEnv};
+use crate::unit::{BoxedUnit, ComponentUnit, Unit};
+use crate::vector::{AsyncPool, AutoresetMode, Units, VectorEnv};
 use crate::wrappers::{EpisodeTracking, ObservationHistory, ObservationMode, ToolEnv, ToolRewards};
 use crate::{Error, Result};
 use serde_json::Value;
@@ -66,9 +67,11 @@ pub struct VecSpec {
     pub seed: Option<u64>,
     pub autoreset: AutoresetMode,
     pub limits: Limits,
-    /// Envs per component instance (1: each env has its own). Above 1, consecutive slots of
-    /// one id and configuration share an instance in groups of up to this many and step with
-    /// one call per group: faster, but a group's envs share a fate (see [`crate::EnvGroup`]).
+    /// Envs per unit (component instance): 0 (the default) picks the size from the slot count
+    /// and the cores; 1 gives each env an instance of its own; K puts up to K consecutive slots
+    /// of one plugin in a unit, stepped with one call into the guest per step. A fault inside a
+    /// unit is recovered so that only the env that caused it sees an error (see
+    /// [`crate::vector`]); wrapped envs and plugins without the `batch` export step alone.
     pub group_size: usize,
 }
 
@@ -82,9 +85,23 @@ impl VecSpec {
             seed: Some(seed),
             autoreset: AutoresetMode::SameStep,
             limits: Limits::default(),
-            group_size: 1,
+            group_size: 0,
         }
     }
+}
+
+/// The most units one vector env makes by default: far below the pooling allocator's
+/// instance limit, whatever the slot count.
+const MAX_AUTO_UNITS: usize = 1024;
+
+/// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: about four units per core
+/// (so the cores share a step evenly), at most 64 envs per unit, and at most
+/// [`MAX_AUTO_UNITS`] units.
+pub fn auto_group_size(n: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    (n / (cores * 4))
+        .clamp(1, 64)
+        .max(n.div_ceil(MAX_AUTO_UNITS))
 }
 
 impl Registry {
@@ -128,7 +145,7 @@ impl Registry {
         Ok(env)
     }
 
-    fn make_slots(&self, spec: &VecSpec) -> Result<Vec<Box<dyn Env>>> {
+    fn make_slots(&self, spec: &VecSpec) -> Result<Units> {
         if !spec.configs.is_empty() && spec.configs.len() != spec.ids.len() {
             return Err(Error::InvalidArgument(format!(
                 "{} configs for {} envs",
@@ -145,7 +162,7 @@ impl Registry {
                 self.seed_config(id, config, seed.wrapping_add(i as u64));
             }
         }
-        self.make_envs(
+        self.make_units(
             &spec.ids,
             &configs,
             &spec.wrappers,
@@ -174,51 +191,69 @@ impl Registry {
         }
     }
 
-    /// The envs of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in
-    /// `wrappers`; with `group_size` above 1, unwrapped envs in groups (see [`VecSpec`]).
-    pub fn make_envs(
+    /// The slots of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in
+    /// `wrappers`, cut into units of up to `group_size` envs (0: [`auto_group_size`]).
+    /// Consecutive unwrapped envs of one plugin that exports `batch` share a unit (their ids and
+    /// configurations may differ); every other env is a unit of its own.
+    pub fn make_units(
         &self,
         ids: &[String],
         configs: &[Value],
         wrappers: &[WrapperSpec],
         limits: &Limits,
         group_size: usize,
-    ) -> Result<Vec<Box<dyn Env>>> {
+    ) -> Result<Units> {
         if ids.is_empty() {
             return Err(Error::InvalidArgument(
                 "a vector env needs at least one env id".into(),
             ));
         }
-        if group_size <= 1 {
-            return ids
-                .iter()
-                .zip(configs)
-                .map(|(id, config)| self.make_stack(id, config, wrappers, limits))
-                .collect();
-        }
-        if !wrappers.is_empty() {
-            return Err(Error::InvalidArgument(
-                "group_size above 1 needs envs without wrappers (wrappers step each env on its own)"
-                    .into(),
-            ));
-        }
-        let mut envs: Vec<Box<dyn Env>> = Vec::with_capacity(ids.len());
-        let mut start = 0;
-        while start < ids.len() {
-            let same = |i: &usize| ids[*i] == ids[start] && configs[*i] == configs[start];
-            let end = (start..ids.len().min(start + group_size))
-                .take_while(same)
-                .last()
-                .map_or(start + 1, |last| last + 1);
-            let group =
-                self.make_group(&ids[start], &configs[start], limits.clone(), end - start)?;
-            let group = std::sync::Arc::new(std::sync::Mutex::new(group));
-            for index in 0..end - start {
-                envs.push(Box::new(crate::GroupMember::new(group.clone(), index)));
+        let size = match group_size {
+            0 => auto_group_size(ids.len()),
+            size => size,
+        };
+        let mut units: Vec<Box<dyn Unit>> = Vec::with_capacity(ids.len().div_ceil(size));
+        let mut members: Vec<(String, String)> = Vec::new();
+        let mut plugin: Option<std::sync::Arc<crate::Plugin>> = None;
+        let flush = |plugin: &mut Option<std::sync::Arc<crate::Plugin>>,
+                     members: &mut Vec<(String, String)>,
+                     units: &mut Vec<Box<dyn Unit>>|
+         -> Result<()> {
+            if let Some(plugin) = plugin.take() {
+                let members = std::mem::take(members);
+                units.push(Box::new(ComponentUnit::new(
+                    plugin,
+                    members,
+                    limits.clone(),
+                )?));
             }
-            start = end;
+            Ok(())
+        };
+        for (id, config) in ids.iter().zip(configs) {
+            let batchable = match self.lookup(id) {
+                Ok((found, _)) if wrappers.is_empty() && size > 1 => {
+                    ComponentUnit::can_batch(found).then(|| found.clone())
+                }
+                _ => None,
+            };
+            let Some(found) = batchable else {
+                flush(&mut plugin, &mut members, &mut units)?;
+                let env = self.make_stack(id, config, wrappers, limits)?;
+                units.push(Box::new(BoxedUnit(env)));
+                continue;
+            };
+            let same = plugin
+                .as_ref()
+                .is_some_and(|p| std::sync::Arc::ptr_eq(p, &found) && members.len() < size);
+            if !same {
+                flush(&mut plugin, &mut members, &mut units)?;
+            }
+            let (found, merged) = self.resolve(id, crate::PluginKind::Env, config)?;
+            plugin = Some(found);
+            members.push((id.clone(), merged));
         }
-        Ok(envs)
+        flush(&mut plugin, &mut members, &mut units)?;
+        Ok(Units::from_units(units))
     }
 
     /// A synchronous vector env (GEM's `make_vec`).

@@ -11,8 +11,9 @@
 //!
 //! Rows come from a host dataset: by default a small sample shipped with geode (see
 //! `data/DATA.md`); the `dataset` key can name a JSONL or Parquet export of the real one.
-//! Unseeded resets walk the dataset in a shuffled order, epoch by epoch; a seeded reset picks a
-//! row from the seed.
+//! Unseeded resets walk the dataset in a shuffled order, epoch by epoch (an episode the host
+//! numbered takes row `number` of that walk, so it replays from its number); a seeded reset
+//! picks a row from the seed.
 
 mod exact_match;
 mod row;
@@ -197,8 +198,9 @@ struct QaEnv {
     question: Option<Question>,
     #[serde(skip)]
     order: Option<EpisodeOrder>,
+    /// How the coming episode starts (from `before_reset`).
     #[serde(skip)]
-    pending_seed: Option<u64>,
+    pending: Option<EpisodeStart>,
 }
 
 impl QaEnv {
@@ -261,17 +263,27 @@ impl Environment for QaEnv {
             seed,
             rows,
             question: None,
-            pending_seed: None,
+            pending: None,
         })
     }
 
-    fn before_reset(&mut self, seed: Option<u64>) {
-        self.pending_seed = seed;
+    fn before_reset(&mut self, start: &EpisodeStart) {
+        self.pending = Some(*start);
     }
 
     fn reset(&mut self, _rng: &mut Rng) -> Result<Reset, Error> {
-        let seed = self.pending_seed.take();
-        let index = self.order().next(seed);
+        let start = self.pending.take().unwrap_or(EpisodeStart::Unseeded);
+        let order = self.order();
+        let index = match start {
+            // A pick drawn from the seed alone; the walk stays where it is.
+            EpisodeStart::Seeded(seed) => order.next(Some(seed)),
+            // Row `number` of the walk, and the walk just past it.
+            EpisodeStart::Continued { number, .. } => {
+                order.seek(number.saturating_add(1));
+                order.row_at(number)
+            }
+            EpisodeStart::Unseeded => order.next(None),
+        };
         self.position = self.order().position();
         let row = dataset::row(&self.dataset, index as u64)?;
         let question = Question::from_row(&row, index, &self.question_key, &self.answer_key)

@@ -2,7 +2,10 @@
 //! the host and inside plugins alike:
 //! - an unseeded `reset` takes the next row of the epoch's shuffled order; when the epoch is
 //!   used up, the next one is shuffled again with `seed + epoch`;
-//! - a seeded `reset` picks a row drawn from that seed alone (the same seed, the same row).
+//! - a seeded `reset` picks a row drawn from that seed alone (the same seed, the same row);
+//! - an unseeded episode the host numbered takes row [`EpisodeOrder::row_at`]`(number)`: the row
+//!   the `number`-th unseeded `reset` of a fresh walk would take, computed without walking, so
+//!   the episode can be replayed from its number alone.
 //!
 //! These are GEM's rules for its dataset envs; the shuffle is geode's own ([`Permutation`]), so
 //! the orders are not GEM's. Nothing is stored per row.
@@ -61,6 +64,36 @@ impl EpisodeOrder {
         }
     }
 
+    /// The row of unseeded episode `number` (counted from 0) of a walk from its start: position
+    /// `number % len` of epoch `number / len`'s shuffle. Walking `row_at(0)`, `row_at(1)`, ...
+    /// visits exactly the rows successive `next(None)` calls on a fresh walk return. Pure: the
+    /// walk does not move (see [`EpisodeOrder::seek`]).
+    pub fn row_at(&self, number: u64) -> usize {
+        let len = self.order.len() as u64;
+        let (epoch, index) = (number / len, (number % len) as usize);
+        if epoch == self.epoch {
+            self.order.at(index)
+        } else {
+            Permutation::new(self.order.len(), self.seed.wrapping_add(epoch)).at(index)
+        }
+    }
+
+    /// Moves the walk to just after unseeded episode `number - 1`: the next `next(None)`
+    /// returns `row_at(number)`, and [`EpisodeOrder::position`] is where `number` calls of
+    /// `next(None)` on a fresh walk would leave it.
+    pub fn seek(&mut self, number: u64) {
+        let len = self.order.len() as u64;
+        let (epoch, cursor) = match number.checked_sub(1) {
+            None => (0, 0),
+            Some(last) => (last / len, (last % len) as usize + 1),
+        };
+        if epoch != self.epoch {
+            self.epoch = epoch;
+            self.order = Permutation::new(self.order.len(), self.seed.wrapping_add(epoch));
+        }
+        self.cursor = cursor;
+    }
+
     /// The row of the next episode: drawn from `seed` when given, else the next of the epoch.
     pub fn next(&mut self, seed: Option<u64>) -> usize {
         let len = self.order.len();
@@ -111,6 +144,50 @@ mod tests {
             0,
             "a seeded pick does not advance the walk"
         );
+    }
+
+    #[test]
+    fn numbered_rows_are_the_walk() {
+        for (len, seed) in [(1, 0), (7, 3), (50, 9), (64, u64::MAX - 1)] {
+            let mut walk = EpisodeOrder::new(len, seed);
+            let walked: Vec<usize> = (0..3 * len).map(|_| walk.next(None)).collect();
+            // From a fresh walk, from one moved elsewhere, and from one in a later epoch.
+            let fresh = EpisodeOrder::new(len, seed);
+            let mut moved = EpisodeOrder::new(len, seed);
+            moved.next(None);
+            let late = EpisodeOrder::restore(
+                len,
+                seed,
+                Position {
+                    cursor: 1,
+                    epoch: 2,
+                },
+            );
+            for order in [&fresh, &moved, &late, &walk] {
+                let numbered: Vec<usize> = (0..3 * len as u64).map(|n| order.row_at(n)).collect();
+                assert_eq!(numbered, walked, "len {len}, seed {seed}");
+            }
+        }
+    }
+
+    #[test]
+    fn seeking_puts_the_walk_where_walking_would() {
+        for number in 0..30u64 {
+            let mut walk = EpisodeOrder::new(7, 5);
+            for _ in 0..number {
+                walk.next(None);
+            }
+            let mut sought = EpisodeOrder::new(7, 5);
+            sought.next(None);
+            sought.next(None);
+            sought.seek(number);
+            assert_eq!(sought.position(), walk.position(), "number {number}");
+            assert_eq!(sought.next(None), walk.next(None), "number {number}");
+            assert_eq!(sought.position(), walk.position(), "number {number}");
+        }
+        let mut order = EpisodeOrder::new(7, 5);
+        order.seek(12);
+        assert_eq!(order.next(None), EpisodeOrder::new(7, 5).row_at(12));
     }
 
     #[test]

@@ -3,11 +3,18 @@
 //!
 //! Instances are named by number in batch calls: [`enrol`] numbers one. Any plugin can serve
 //! the export with [`step_each`] and [`reset_each`] once its instances implement [`Member`].
+//! Both loops call the host's `members.begin(number)` right before running each live member,
+//! so the host arms that member's own fuel budget and deadline and blames a fault on it alone.
+//! A member's results must depend only on its configuration, its [`EpisodeStart`] and the calls
+//! made on it: the host replays members' episodes in a fresh instance after a fault.
 
-use crate::Environment;
-use crate::bindings::exports::geode::env::batch::{BatchResults, EnvError, Guest, InstanceBorrow};
+use crate::bindings::exports::geode::env::batch::{
+    BatchResults, EnvError, EpisodeStart as ContractStart, Guest, InstanceBorrow,
+};
 use crate::bindings::exports::geode::env::env::{ResetResult, StepResult};
+use crate::bindings::geode::env::members;
 use crate::plugin::{Plugin, Slot};
+use crate::{Environment, EpisodeStart};
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
@@ -15,8 +22,8 @@ use std::rc::{Rc, Weak};
 pub trait Member {
     /// What the instance's own `step` returns for `action`.
     fn step(&self, action: &str) -> Result<StepResult, EnvError>;
-    /// What the instance's own `reset` returns for `seed`.
-    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError>;
+    /// What the instance's own `reset` returns for an episode that starts as `start`.
+    fn reset(&self, start: EpisodeStart) -> Result<ResetResult, EnvError>;
 }
 
 thread_local! {
@@ -57,14 +64,17 @@ fn unknown(number: u32) -> EnvError {
     EnvError::InvalidState(format!("no live instance is enrolled as number {number}"))
 }
 
-/// Serves `step-each`: each member steps with its action.
+/// Serves `step-each`: each member steps with its action (after `members.begin(number)`).
 pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
     let mut out = Columns::with_capacity(numbers.len());
     let mut start = 0usize;
     for (k, member) in members(&numbers).into_iter().enumerate() {
         let end = action_ends.get(k).map_or(usize::MAX, |&e| e as usize);
         out.push_step(match (member, actions.get(start..end)) {
-            (Some(member), Some(action)) => member.step(action),
+            (Some(member), Some(action)) => {
+                members::begin(numbers[k]);
+                member.step(action)
+            }
             (None, _) => Err(unknown(numbers[k])),
             (_, None) => Err(EnvError::Internal(format!(
                 "entry {k}: action bounds {start}..{end} do not fit the actions text"
@@ -75,14 +85,21 @@ pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> B
     out.finish()
 }
 
-/// Serves `reset-each`: each member resets with its seed.
-pub fn reset_each(numbers: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
+/// Serves `reset-each`: each member starts an episode as its entry of `starts` says (after
+/// `members.begin(number)`).
+pub fn reset_each(numbers: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
     let mut out = Columns::with_capacity(numbers.len());
+    let mut starts = starts.into_iter();
     for (k, member) in members(&numbers).into_iter().enumerate() {
-        out.push_reset(match (member, seeds.get(k)) {
-            (Some(member), Some(&seed)) => member.reset(seed),
+        out.push_reset(match (member, starts.next()) {
+            (Some(member), Some(start)) => {
+                members::begin(numbers[k]);
+                member.reset(start.into())
+            }
             (None, _) => Err(unknown(numbers[k])),
-            (_, None) => Err(EnvError::Internal(format!("entry {k} has no seed"))),
+            (_, None) => Err(EnvError::Internal(format!(
+                "entry {k} has no episode start"
+            ))),
         });
     }
     out.finish()
@@ -161,7 +178,7 @@ impl<E: Environment> Guest for Plugin<E> {
         step_each(members, actions, action_ends)
     }
 
-    fn reset_each(members: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
-        reset_each(members, seeds)
+    fn reset_each(members: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
+        reset_each(members, starts)
     }
 }

@@ -24,12 +24,25 @@
 //! }
 //! export_env!(Coin);
 //! ```
+//!
+//! ## Randomness, seeds and batches
+//!
+//! The SDK owns each instance's [`Rng`] and prepares it before every `reset` from the
+//! episode's [`EpisodeStart`]: a user seed gives CPython's `random` after `random.seed(seed)`
+//! (so seeded episodes are GEM's episodes), an unseeded episode the host numbered gives a fast
+//! generator keyed by `(stream, number)` alone, and a plain unseeded `reset` goes on with the
+//! generator as it was. The host steps a vector env's instances in units through the `batch`
+//! export ([`batch`]), and recovers from a faulting member by replaying its neighbours'
+//! episodes in a fresh instance. So an env must draw everything random from the `rng` it is
+//! handed and keep no state outside `self`: the same start and the same actions must give the
+//! same results.
 
 pub mod answer;
 pub mod batch;
 pub mod config;
 pub mod dataset;
 pub mod direction;
+pub mod episode;
 pub mod error;
 pub mod game;
 pub mod json_text;
@@ -66,6 +79,7 @@ pub mod bindings {
 }
 
 pub use config::Config;
+pub use episode::EpisodeStart;
 pub use error::Error;
 #[doc(hidden)]
 pub use plugin::{Plugin, Slot};
@@ -81,12 +95,18 @@ pub trait Environment: serde::Serialize + serde::de::DeserializeOwned + Sized + 
     /// Builds the env for `id` from its configuration (defaults merged with the user's overrides).
     fn create(id: &str, config: Config) -> Result<Self, Error>;
 
-    /// Starts a new episode. `rng` has already been reseeded when the caller gave a seed.
+    /// Starts a new episode. `rng` is already prepared for how the episode starts (see
+    /// [`EpisodeStart`]): reseeded like CPython's `random` for a user seed, a fresh generator
+    /// keyed by the episode's number for an episode the host numbered, or the generator as the
+    /// last episode left it. Draw everything random from `rng` and nothing else, so the host
+    /// can replay the episode.
     fn reset(&mut self, rng: &mut Rng) -> Result<Reset, Error>;
 
-    /// Sees the seed of the `reset` that follows (`None`: the caller gave none). Most envs need
-    /// only the reseeded `rng`; dataset envs tell a seeded pick from the epoch's next row here.
-    fn before_reset(&mut self, _seed: Option<u64>) {}
+    /// Sees how the `reset` that follows starts. Most envs need only the prepared `rng`;
+    /// dataset envs choose their row here: a seeded pick for [`EpisodeStart::Seeded`], row
+    /// `number` of the walk for [`EpisodeStart::Continued`], the walk's next row for
+    /// [`EpisodeStart::Unseeded`].
+    fn before_reset(&mut self, _start: &EpisodeStart) {}
 
     /// Applies one action. Unparsable actions are format errors in the reward, never `Err`.
     fn step(&mut self, action: &str, rng: &mut Rng) -> Result<Step, Error>;
@@ -126,7 +146,9 @@ pub fn log_info(message: &str) {
 pub mod prelude {
     pub use crate::game::{GameReward, REWARD};
     pub use crate::parse::{last_boxed, last_boxed_int};
-    pub use crate::{Config, Environment, Error, Info, Reset, Rng, Spec, Step, export_env, text};
+    pub use crate::{
+        Config, Environment, EpisodeStart, Error, Info, Reset, Rng, Spec, Step, export_env, text,
+    };
     pub use serde::{Deserialize, Serialize};
     pub use serde_json::json;
 }

@@ -4,7 +4,7 @@ use crate::batch::Member;
 use crate::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
-use crate::{Config, Environment, Error, Rng, Spec};
+use crate::{Config, Environment, EpisodeStart, Error, Rng, Spec};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::marker::PhantomData;
@@ -29,7 +29,8 @@ impl<E: Environment> Slot<E> {
 #[derive(Serialize, Deserialize)]
 struct SlotState<E> {
     env: E,
-    /// Seeded on the first reset: from its seed, or from (host-virtualized) entropy.
+    /// Prepared by each reset from its [`EpisodeStart`]; an unseeded first reset seeds it from
+    /// (host-virtualized) entropy.
     rng: Option<Rng>,
     started: bool,
 }
@@ -78,16 +79,26 @@ impl<E: Environment> Guest for Plugin<E> {
 }
 
 impl<E: Environment> Member for RefCell<SlotState<E>> {
-    fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
+    fn reset(&self, start: EpisodeStart) -> Result<ResetResult, EnvError> {
         let mut slot = self.borrow_mut();
-        match (seed, slot.rng.as_mut()) {
-            (Some(seed), Some(rng)) => rng.seed(seed),
-            (Some(seed), None) => slot.rng = Some(Rng::seeded(seed)),
-            (None, _) => {}
-        }
         let slot = &mut *slot;
-        let rng = slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
-        slot.env.before_reset(seed);
+        let rng = match (start, slot.rng.as_mut()) {
+            // CPython's `random.seed(seed)`: GEM's episode for that seed.
+            (EpisodeStart::Seeded(seed), Some(rng)) => {
+                rng.seed(seed);
+                rng
+            }
+            (EpisodeStart::Seeded(seed), None) => slot.rng.insert(Rng::seeded(seed)),
+            // A pure function of (stream, number), so the host can replay the episode.
+            (EpisodeStart::Continued { stream, number }, _) => {
+                slot.rng.insert(Rng::continued(stream, number))
+            }
+            // Goes on from where it was.
+            (EpisodeStart::Unseeded, _) => {
+                slot.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()))
+            }
+        };
+        slot.env.before_reset(&start);
         let reset = slot.env.reset(rng)?;
         slot.started = true;
         Ok(ResetResult {
@@ -115,8 +126,10 @@ impl<E: Environment> Member for RefCell<SlotState<E>> {
 }
 
 impl<E: Environment> GuestInstance for Slot<E> {
+    /// The plain `reset`: a seed starts a [`EpisodeStart::Seeded`] episode, none an
+    /// [`EpisodeStart::Unseeded`] one.
     fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
-        Member::reset(&*self.inner, seed)
+        Member::reset(&*self.inner, EpisodeStart::from(seed))
     }
 
     fn step(&self, action: String) -> Result<StepResult, EnvError> {

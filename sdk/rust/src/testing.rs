@@ -1,7 +1,7 @@
 //! Helpers for plugins' native unit tests: build an env the way the host does, and replay
 //! episodes recorded from GEM. Not part of the plugin API.
 
-use crate::{Config, Environment, Error, Reset, Rng, Step};
+use crate::{Config, Environment, EpisodeStart, Error, Reset, Rng, Step};
 use serde_json::Value;
 
 /// The env `E` for `id`, configured like the host does it: the id's default configuration
@@ -21,12 +21,27 @@ pub fn make<E: Environment>(id: &str, overrides: &Value) -> Result<E, Error> {
     E::create(id, Config::new(config))
 }
 
-/// The env `E` for `id` (see [`make`]), reset with a generator seeded with `seed`: the env, the
-/// generator and the reset.
+/// The env `E` for `id` (see [`make`]), reset as the host resets it with `seed`
+/// ([`EpisodeStart::Seeded`]): the env, the generator and the reset.
 pub fn start<E: Environment>(id: &str, overrides: &Value, seed: u64) -> (E, Rng, Reset) {
+    start_as(id, overrides, EpisodeStart::Seeded(seed))
+}
+
+/// The env `E` for `id` (see [`make`]), reset as the host resets it for an episode that starts
+/// as `start` (the generator prepared the way the SDK prepares it): the env, the generator and
+/// the reset. [`EpisodeStart::Unseeded`] gets a generator seeded with 0.
+pub fn start_as<E: Environment>(
+    id: &str,
+    overrides: &Value,
+    start: EpisodeStart,
+) -> (E, Rng, Reset) {
     let mut env: E = make(id, overrides).unwrap();
-    let mut rng = Rng::seeded(seed);
-    env.before_reset(Some(seed));
+    let mut rng = match start {
+        EpisodeStart::Seeded(seed) => Rng::seeded(seed),
+        EpisodeStart::Continued { stream, number } => Rng::continued(stream, number),
+        EpisodeStart::Unseeded => Rng::seeded(0),
+    };
+    env.before_reset(&start);
     let reset = env.reset(&mut rng).unwrap();
     (env, rng, reset)
 }

@@ -1,19 +1,19 @@
-//! Vectorized stepping: [`VectorEnv`] (synchronous, parallel on rayon) and [`AsyncPool`]
-//! (EnvPool-style send/recv), sharing GEM's and Gymnasium's autoreset semantics.
+//! Vectorized stepping: [`VectorEnv`] (synchronous, parallel) and [`AsyncPool`] (EnvPool-style
+//! send/recv), over one data path: slots are members of units ([`Units`]), and every step of a
+//! unit's slots goes through the one autoreset machine (`advance`) and one guest call per unit.
 
+mod advance;
 mod gang;
-mod grouped;
-mod packed;
 mod parallel;
 mod pool;
-mod runs;
 mod share;
 mod slot;
 mod step;
 mod sync;
+mod units;
 
-pub(crate) use packed::{TextReset, TextStep};
 pub use pool::{AsyncPool, Completed};
 pub use slot::{AutoresetMode, Slot, SlotStep};
 pub use step::VectorStep;
 pub use sync::{Actions, VectorEnv};
+pub use units::Units;

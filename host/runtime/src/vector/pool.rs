@@ -1,21 +1,19 @@
 //! [`AsyncPool`]: EnvPool-style asynchronous stepping. `send` hands actions to worker threads
 //! and returns at once; `recv` returns whichever slots finished first. Each episode moves at its
-//! own pace: a slow step holds back only its own slot.
+//! own pace: a slow step holds back only the slots of its own unit.
 //!
-//! Members of an env group are served together: the jobs waiting for a group's members when a
-//! worker takes the group up run as one batch, with one step call into the guest.
+//! Work is queued per unit: the jobs waiting for a unit's slots when a worker takes the unit up
+//! run as one batch, with one step call into the unit (see [`super::advance`]).
 
-mod whole_batch;
-
-use super::grouped;
-use super::runs::Run;
+use super::parallel;
 use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use crate::env::{Env, Info};
-use crate::group::EnvGroup;
+use super::step::VectorStep;
+use super::units::{Layout, UnitSlots, Units};
+use crate::env::Info;
 use crate::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A finished step (or reset) of one slot.
@@ -33,32 +31,13 @@ enum Job {
     Reset(Option<u64>),
 }
 
-/// One unit of work for a pool thread.
-enum Work {
-    /// A job for a slot outside any env group.
-    Slot(usize, Job, Reply),
-    /// Whatever jobs wait for the members of env group number `n` (see [`GroupQueue`]).
-    Group(usize),
-}
-
-/// The jobs waiting for one env group's members. At most one [`Work::Group`] for the group is
-/// queued or running at a time; jobs sent meanwhile wait for the next one.
-struct GroupQueue {
-    group: Arc<Mutex<EnvGroup>>,
-    waiting: Mutex<Waiting>,
-}
-
+/// The jobs waiting for one unit's slots. At most one worker job for the unit is queued or
+/// running at a time; jobs sent meanwhile wait for the next one.
 #[derive(Default)]
 struct Waiting {
     jobs: Vec<(usize, Job, Reply)>,
-    /// A [`Work::Group`] for this group is queued or running.
+    /// The unit is queued or running.
     queued: bool,
-}
-
-impl GroupQueue {
-    fn lock(&self) -> MutexGuard<'_, Waiting> {
-        self.waiting.lock().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 /// Where a finished job's result goes.
@@ -70,21 +49,16 @@ enum Reply {
 }
 
 struct Shared {
-    slots: Vec<Mutex<Slot>>,
+    units: Vec<Mutex<UnitSlots>>,
+    waiting: Vec<Mutex<Waiting>>,
+    layout: Layout,
     in_flight: Vec<AtomicBool>,
-    /// Per slot: its env group's number in `groups` and its member index there.
-    membership: Vec<Option<(usize, usize)>>,
-    groups: Vec<GroupQueue>,
-    /// Queues a group's next batch from a worker (weak: dropping the pool still ends the
+    /// Queues a unit's next batch from a worker (weak: dropping the pool still ends the
     /// workers).
-    requeue: flume::WeakSender<Work>,
+    requeue: flume::WeakSender<usize>,
     /// The [`AutoresetMode`] as its index in [`MODES`], changeable while the pool runs.
     mode: AtomicU8,
     done: Completions,
-    /// The slots in runs of an env group's members and lone slots, as a vector env steps them,
-    /// and the first slot of each (see [`AsyncPool::step_all_now`]).
-    runs: Vec<Run>,
-    starts: Vec<usize>,
 }
 
 /// How long an idle worker polls for the next job before it blocks: the next batch usually
@@ -142,10 +116,6 @@ impl Completions {
         self.ready.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn push(&self, done: Completed) {
-        self.push_all(std::iter::once(done));
-    }
-
     fn push_all(&self, done: impl IntoIterator<Item = Completed>) {
         let mut ready = self.lock();
         ready.results.extend(done);
@@ -168,7 +138,7 @@ impl Completions {
 /// called from any thread; `recv_async` and `step_one` from async code (tokio or any executor).
 pub struct AsyncPool {
     shared: Arc<Shared>,
-    jobs: Option<flume::Sender<Work>>,
+    jobs: Option<flume::Sender<usize>>,
     workers: Vec<std::thread::JoinHandle<()>>,
     /// How whole-batch steps were shared out among threads lately.
     balance: Mutex<Balance>,
@@ -176,40 +146,21 @@ pub struct AsyncPool {
 
 impl AsyncPool {
     /// A pool over `envs` with `threads` workers (0 = one per core).
-    pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, threads: usize) -> Result<Self> {
-        let in_flight = envs.iter().map(|_| AtomicBool::new(false)).collect();
-        let mut groups: Vec<GroupQueue> = Vec::new();
-        let membership = envs
-            .iter()
-            .map(|env| {
-                let (group, member) = env.group_member()?;
-                let n = match groups.iter().position(|q| Arc::ptr_eq(&q.group, group)) {
-                    Some(n) => n,
-                    None => {
-                        groups.push(GroupQueue {
-                            group: group.clone(),
-                            waiting: Mutex::default(),
-                        });
-                        groups.len() - 1
-                    }
-                };
-                Some((n, member))
-            })
+    pub fn new(units: Units, mode: AutoresetMode, threads: usize) -> Result<Self> {
+        let layout = Layout::new(&units);
+        let in_flight = (0..layout.num_envs())
+            .map(|_| AtomicBool::new(false))
             .collect();
-        let runs = Run::find(&envs);
-        let starts = Run::starts(&runs);
-        let slots = envs.into_iter().map(|e| Mutex::new(Slot::new(e))).collect();
-        let (jobs, queue) = flume::unbounded::<Work>();
+        let waiting = units.units.iter().map(|_| Mutex::default()).collect();
+        let (jobs, queue) = flume::unbounded::<usize>();
         let shared = Arc::new(Shared {
-            slots,
+            units: units.units.into_iter().map(Mutex::new).collect(),
+            waiting,
+            layout,
             in_flight,
-            membership,
-            groups,
             requeue: jobs.downgrade(),
             mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
-            runs,
-            starts,
         });
         let threads = if threads == 0 {
             std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -223,11 +174,8 @@ impl AsyncPool {
             let worker = std::thread::Builder::new()
                 .name(format!("geode-pool-{i}"))
                 .spawn(move || {
-                    while let Some(work) = next_job(&queue) {
-                        match work {
-                            Work::Slot(index, job, reply) => shared.finish(index, job, reply),
-                            Work::Group(n) => shared.run_group(n),
-                        }
+                    while let Some(unit) = next_job(&queue) {
+                        shared.run_unit(unit);
                     }
                 })
                 .map_err(|e| Error::Internal(format!("cannot start pool threads: {e}")))?;
@@ -243,7 +191,12 @@ impl AsyncPool {
 
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
-        self.shared.slots.len()
+        self.shared.layout.num_envs()
+    }
+
+    /// Number of units the slots are stepped in.
+    pub fn num_units(&self) -> usize {
+        self.shared.units.len()
     }
 
     /// The autoreset mode.
@@ -258,14 +211,14 @@ impl AsyncPool {
 
     /// Runs `f` on slot `index` on the calling thread (GEM's `vec.envs[index]`). Fails when the
     /// slot has a job in flight; no job can start on it until `f` returns.
-    pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
+    pub fn with_slot<R>(
+        &self,
+        index: usize,
+        f: impl FnOnce(&mut Slot<'_>) -> Result<R>,
+    ) -> Result<R> {
         self.claim(index)?;
-        let result = {
-            let mut slot = self.shared.slots[index]
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            f(&mut slot)
-        };
+        let (unit, member) = self.shared.layout.locate(index)?;
+        let result = f(&mut self.shared.lock(unit).slot(member));
         self.shared.in_flight[index].store(false, Ordering::Release);
         result
     }
@@ -312,24 +265,20 @@ impl AsyncPool {
         Ok(())
     }
 
-    /// Queues a job for a claimed slot: on its own, or with its env group's waiting jobs.
+    /// Queues a job for a claimed slot, with its unit's waiting jobs.
     fn submit(&self, index: usize, job: Job, reply: Reply) -> Result<()> {
-        let work = match self.shared.membership[index] {
-            Some((n, _)) => {
-                let mut waiting = self.shared.groups[n].lock();
-                waiting.jobs.push((index, job, reply));
-                if waiting.queued {
-                    return Ok(());
-                }
-                waiting.queued = true;
-                Work::Group(n)
+        let (unit, _) = self.shared.layout.locate(index)?;
+        {
+            let mut waiting = self.shared.waiting(unit);
+            waiting.jobs.push((index, job, reply));
+            if std::mem::replace(&mut waiting.queued, true) {
+                return Ok(());
             }
-            None => Work::Slot(index, job, reply),
-        };
+        }
         self.jobs
             .as_ref()
             .expect("pool is running")
-            .send(work)
+            .send(unit)
             .map_err(|_| Error::Internal("pool workers stopped".into()))
     }
 
@@ -417,79 +366,64 @@ impl Shared {
         MODES[usize::from(self.mode.load(Ordering::Acquire)) % MODES.len()]
     }
 
-    fn execute(&self, index: usize, job: Job) -> SlotStep {
-        let mut slot = self.slots[index]
+    /// Locks unit `n`; a panic while it was held leaves it usable (units check their instance).
+    fn lock(&self, n: usize) -> MutexGuard<'_, UnitSlots> {
+        self.units[n].lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn waiting(&self, n: usize) -> MutexGuard<'_, Waiting> {
+        self.waiting[n]
             .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        match job {
-            Job::Step(action) => slot.advance(&action, self.mode()),
-            Job::Reset(seed) => match slot.reset(seed) {
-                Ok((observation, info)) => SlotStep::reset(observation, info),
-                Err(error) => SlotStep {
-                    error: Some(error),
-                    ..SlotStep::reset(String::new(), Info::empty())
-                },
-            },
-        }
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn finish(&self, index: usize, job: Job, reply: Reply) {
-        let step = self.execute(index, job);
-        self.in_flight[index].store(false, Ordering::Release);
-        match reply {
-            Reply::Queue => self.done.push(Completed { index, step }),
-            Reply::One(tx) => {
-                let _ = tx.send(step);
-            }
-        }
-    }
-
-    /// Runs the jobs waiting for env group `n`: its steps in one batch, resets one by one. Jobs
-    /// that arrive meanwhile go back on the queue as the group's next batch.
-    fn run_group(&self, n: usize) {
-        let queue = &self.groups[n];
-        let jobs = std::mem::take(&mut queue.lock().jobs);
-        let mut steps: Vec<(usize, String, Reply)> = Vec::with_capacity(jobs.len());
-        let mut results: Vec<(usize, SlotStep, Reply)> = Vec::with_capacity(jobs.len());
-        for (index, job, reply) in jobs {
+    /// Runs the jobs waiting for unit `n`: its resets in one call, its steps in one batch. Jobs
+    /// that arrive meanwhile go back on the queue as the unit's next batch.
+    fn run_unit(&self, n: usize) {
+        let jobs = std::mem::take(&mut self.waiting(n).jobs);
+        let start = self.layout.starts[n];
+        let mut steps: Vec<(usize, &str)> = Vec::with_capacity(jobs.len());
+        let mut resets: Vec<(usize, Option<u64>)> = Vec::new();
+        for (index, job, _) in &jobs {
             match job {
-                Job::Step(action) => steps.push((index, action, reply)),
-                reset @ Job::Reset(_) => results.push((index, self.execute(index, reset), reply)),
+                Job::Step(action) => steps.push((index - start, action.as_str())),
+                Job::Reset(seed) => resets.push((index - start, *seed)),
             }
         }
-        if !steps.is_empty() {
-            let mut guards: Vec<MutexGuard<'_, Slot>> = steps
-                .iter()
-                .map(|(index, ..)| self.slots[*index].lock().unwrap_or_else(|p| p.into_inner()))
-                .collect();
-            let mut slots: Vec<&mut Slot> = guards.iter_mut().map(|g| &mut **g).collect();
-            let members: Vec<usize> = steps
-                .iter()
-                .map(|(index, ..)| self.membership[*index].map_or(0, |(_, member)| member))
-                .collect();
-            let actions: Vec<&str> = steps.iter().map(|(_, action, _)| action.as_str()).collect();
-            let outcomes =
-                grouped::advance_group(&queue.group, &members, &mut slots, &actions, self.mode())
-                    .unpack();
-            drop(slots);
-            drop(guards);
-            for ((index, _, reply), step) in steps.into_iter().zip(outcomes) {
-                results.push((index, step, reply));
+        let mut results: Vec<SlotStep> = Vec::with_capacity(jobs.len());
+        {
+            let mut unit = self.lock(n);
+            for first in unit.reset(&resets) {
+                results.push(match first {
+                    Ok((observation, info)) => SlotStep::reset(observation, info),
+                    Err(error) => SlotStep {
+                        error: Some(error),
+                        ..SlotStep::reset(String::new(), Info::empty())
+                    },
+                });
+            }
+            if !steps.is_empty() {
+                results.extend(unit.advance(&steps, self.mode()).unpack());
             }
         }
-        self.deliver(results);
-        let mut waiting = queue.lock();
+        // Results are in resets-then-steps order; hand each to its job.
+        let (reset_jobs, step_jobs): (Vec<_>, Vec<_>) = jobs
+            .into_iter()
+            .partition(|(_, job, _)| matches!(job, Job::Reset(_)));
+        let finished = reset_jobs.into_iter().chain(step_jobs).zip(results);
+        self.deliver(finished.map(|((index, _, reply), step)| (index, step, reply)));
+        let mut waiting = self.waiting(n);
         if waiting.jobs.is_empty() {
             waiting.queued = false;
         } else if let Some(requeue) = self.requeue.upgrade() {
             drop(waiting);
-            let _ = requeue.send(Work::Group(n));
+            let _ = requeue.send(n);
         }
     }
 
     /// Frees the slots of finished jobs and hands their results over.
-    fn deliver(&self, results: Vec<(usize, SlotStep, Reply)>) {
-        let mut queued = Vec::with_capacity(results.len());
+    fn deliver(&self, results: impl Iterator<Item = (usize, SlotStep, Reply)>) {
+        let mut queued = Vec::new();
         for (index, step, reply) in results {
             self.in_flight[index].store(false, Ordering::Release);
             match reply {
@@ -502,5 +436,72 @@ impl Shared {
         if !queued.is_empty() {
             self.done.push_all(queued);
         }
+    }
+}
+
+/// Releases claimed slots when dropped, also while unwinding.
+struct Claimed<'a>(&'a AsyncPool, usize);
+
+impl Drop for Claimed<'_> {
+    fn drop(&mut self) {
+        for flag in &self.0.shared.in_flight[..self.1] {
+            flag.store(false, Ordering::Release);
+        }
+    }
+}
+
+impl AsyncPool {
+    /// Steps every slot once, with one action each, and hands the results to `take` on the
+    /// calling thread as they finish, a few units at a time in any order (as
+    /// [`VectorEnv::step_streamed`](crate::VectorEnv::step_streamed) does). The steps run on
+    /// the calling thread and the process's helper threads, not on the pool's workers: when the
+    /// caller waits for the whole batch anyway, queueing jobs only adds hand-offs. Fails
+    /// without stepping anything when the action count is wrong or any slot has a job in
+    /// flight; while it runs, jobs sent to any slot are refused as in flight.
+    pub fn step_all_now<S: AsRef<str> + Sync>(
+        &self,
+        actions: &[S],
+        take: &mut dyn FnMut(&mut VectorStep),
+    ) -> Result<()> {
+        let n = self.num_envs();
+        if actions.len() != n {
+            return Err(Error::InvalidArgument(format!(
+                "{} actions for {n} envs; pass one per env or a subset by index",
+                actions.len()
+            )));
+        }
+        let mut claimed = Claimed(self, 0);
+        for index in 0..n {
+            self.claim(index)?;
+            claimed.1 = index + 1;
+        }
+        let shared = &*self.shared;
+        let mode = shared.mode();
+        let starts = &shared.layout.starts;
+        let mut units: Vec<usize> = (0..shared.units.len()).collect();
+        let per_unit: Vec<&[S]> = units
+            .iter()
+            .map(|&u| &actions[starts[u]..starts[u] + shared.lock(u).len()])
+            .collect();
+        let step = |u: &mut usize, actions: &&[S]| shared.lock(*u).advance_all(actions, mode);
+        let mut batch = VectorStep::with_capacity(n);
+        let mut balance = self.balance.lock().unwrap_or_else(PoisonError::into_inner);
+        // About eight takes per step, as `VectorEnv::step_streamed` makes.
+        let chunk = units.len().div_ceil(8);
+        parallel::map_zip_streamed(
+            &mut units,
+            &per_unit,
+            step,
+            chunk,
+            &mut balance,
+            &mut |ready| {
+                batch.clear();
+                for (u, run) in ready.drain(..) {
+                    batch.push_run(starts[u], run);
+                }
+                take(&mut batch);
+            },
+        );
+        Ok(())
     }
 }

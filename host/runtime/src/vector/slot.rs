@@ -1,6 +1,7 @@
-//! One slot of a vector env: an env plus the bookkeeping autoreset needs.
+//! A vector env's slots: the autoreset modes, a slot's result, and one slot driven on its own.
 
 use crate::env::{Env, Info, StepOutput};
+use crate::unit::{MemberEnv, Unit};
 use crate::{Error, Result};
 
 /// What a vector env does when an episode in one of its slots ends.
@@ -54,183 +55,64 @@ pub struct SlotStep {
     pub error: Option<Error>,
 }
 
-/// An env with its autoreset state.
-pub struct Slot {
-    pub(crate) env: Box<dyn Env>,
+/// A slot's autoreset state.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SlotState {
     /// The last step ended the episode (NextStep resets on the next step; Disabled refuses).
-    pub(crate) episode_over: bool,
+    pub episode_over: bool,
     /// No reset happened yet.
-    pub(crate) fresh: bool,
+    pub fresh: bool,
 }
 
-impl Slot {
-    /// Wraps an env that has not been reset yet.
-    pub fn new(env: Box<dyn Env>) -> Self {
-        Slot {
-            env,
+impl Default for SlotState {
+    fn default() -> Self {
+        SlotState {
             episode_over: false,
             fresh: true,
         }
     }
+}
 
+/// One slot of a vector env, driven on its own (GEM's `vec.envs[i]`): its env (a member of a
+/// unit) and its autoreset state.
+pub struct Slot<'a> {
+    pub(crate) unit: &'a mut dyn Unit,
+    pub(crate) member: usize,
+    pub(crate) state: &'a mut SlotState,
+}
+
+impl Slot<'_> {
     /// Resets the slot's env.
     pub fn reset(&mut self, seed: Option<u64>) -> Result<(String, Info)> {
-        let out = self.env.reset(seed)?;
-        self.episode_over = false;
-        self.fresh = false;
+        let out = self.env_mut().reset(seed)?;
+        self.state.episode_over = false;
+        self.state.fresh = false;
         Ok((out.observation, out.info))
     }
 
     /// Applies one action to the env itself, without autoreset (GEM's `vec.envs[i].step`). The
     /// slot remembers whether the episode ended, so the vector's next step treats it right.
-    pub fn step_direct(&mut self, action: &str) -> Result<crate::env::StepOutput> {
-        let out = self.env.step(action)?;
-        self.episode_over = out.done();
+    pub fn step_direct(&mut self, action: &str) -> Result<StepOutput> {
+        let out = self.env_mut().step(action)?;
+        self.state.episode_over = out.done();
         Ok(out)
     }
 
     /// Restores a snapshot from [`Env::get_state`]; the slot then counts as mid-episode.
     pub fn restore(&mut self, state: &[u8]) -> Result<()> {
-        self.env.set_state(state)?;
-        self.fresh = false;
-        self.episode_over = false;
+        self.env_mut().set_state(state)?;
+        self.state.fresh = false;
+        self.state.episode_over = false;
         Ok(())
     }
 
     /// The slot's env, for calls that do not change where the episode is (sampling, state).
-    pub fn env_mut(&mut self) -> &mut dyn Env {
-        &mut *self.env
+    pub fn env_mut(&mut self) -> MemberEnv<'_> {
+        MemberEnv::new(&mut *self.unit, self.member)
     }
-
-    /// Applies one action under `mode`. Never fails: an env error is reported in the result and
-    /// the slot restarts from a fresh instance.
-    pub fn advance(&mut self, action: &str, mode: AutoresetMode) -> SlotStep {
-        match self.plan(mode) {
-            Plan::Refuse(error) => SlotStep::refused(error),
-            Plan::ResetOnly => match self.reset(None) {
-                Ok((observation, info)) => SlotStep::reset(observation, info),
-                Err(error) => self.recover(error),
-            },
-            Plan::Step => match self.env.step(action) {
-                Ok(out) => match self.after_step(out, mode) {
-                    Ok(step) => step,
-                    Err(out) => match self.reset(None) {
-                        Ok((observation, info)) => SlotStep::ended(out, observation, info),
-                        Err(error) => self.recover(error),
-                    },
-                },
-                Err(error) => self.recover(error),
-            },
-        }
-    }
-
-    /// What this slot's next step has to do under `mode`.
-    pub(crate) fn plan(&self, mode: AutoresetMode) -> Plan {
-        if self.fresh {
-            return Plan::Refuse(Error::InvalidState {
-                env: self.env.id().to_owned(),
-                message: "step called before reset".into(),
-            });
-        }
-        if !self.episode_over {
-            return Plan::Step;
-        }
-        match mode {
-            AutoresetMode::NextStep => Plan::ResetOnly,
-            AutoresetMode::Disabled => Plan::Refuse(Error::InvalidState {
-                env: self.env.id().to_owned(),
-                message: "the episode is over and autoreset is disabled; reset this slot".into(),
-            }),
-            AutoresetMode::SameStep => Plan::Step,
-        }
-    }
-
-    /// Books a step's outcome: the slot's result, or (`Err`) the step that ended an episode
-    /// under SameStep, which still needs the reset that goes with it.
-    pub(crate) fn after_step(
-        &mut self,
-        out: StepOutput,
-        mode: AutoresetMode,
-    ) -> std::result::Result<SlotStep, StepOutput> {
-        if self.book_step(out.done(), mode) {
-            return Err(out);
-        }
-        Ok(SlotStep::plain(
-            out.observation,
-            out.reward,
-            out.terminated,
-            out.truncated,
-            out.info,
-        ))
-    }
-
-    /// Books a step that ended the episode or not; true when the reset that goes with it is
-    /// due now (SameStep).
-    pub(crate) fn book_step(&mut self, done: bool, mode: AutoresetMode) -> bool {
-        self.episode_over = done;
-        done && mode == AutoresetMode::SameStep
-    }
-
-    /// Books a reset done on the slot's behalf (by its env group).
-    pub(crate) fn mark_reset(&mut self) {
-        self.episode_over = false;
-        self.fresh = false;
-    }
-
-    /// After an env error: restart the slot from a fresh episode and report the error (an
-    /// action over its size limit never reached the env, which goes on as it was).
-    pub(crate) fn recover(&mut self, error: Error) -> SlotStep {
-        if matches!(error, Error::InputTooLarge { .. }) {
-            return SlotStep::refused(error);
-        }
-        let (observation, info) = self
-            .reset(None)
-            .unwrap_or_else(|_| (String::new(), Info::empty()));
-        SlotStep::failed(error, observation, info)
-    }
-}
-
-/// What a slot's next step has to do.
-pub(crate) enum Plan {
-    /// Step the env with the action.
-    Step,
-    /// NextStep autoreset: reset instead, ignoring the action.
-    ResetOnly,
-    /// Refuse without touching the env.
-    Refuse(Error),
 }
 
 impl SlotStep {
-    /// A step refused before it reached the env: no observation, nothing changed.
-    pub(crate) fn refused(error: Error) -> Self {
-        SlotStep {
-            error: Some(error),
-            ..SlotStep::plain(String::new(), 0.0, false, false, Info::empty())
-        }
-    }
-
-    /// The env failed and the slot restarted: the new episode's first observation, truncated.
-    pub(crate) fn failed(error: Error, observation: String, info: Info) -> Self {
-        SlotStep {
-            error: Some(error),
-            ..SlotStep::plain(observation, 0.0, false, true, info)
-        }
-    }
-
-    /// SameStep: the step `out` ended its episode, and the next one began with `observation`.
-    pub(crate) fn ended(out: StepOutput, observation: String, info: Info) -> Self {
-        SlotStep {
-            observation,
-            reward: out.reward,
-            terminated: out.terminated,
-            truncated: out.truncated,
-            info,
-            final_observation: Some(out.observation),
-            final_info: Some(out.info),
-            error: None,
-        }
-    }
-
     /// The result of a reset: the first observation, reward 0, no flags.
     pub fn reset(observation: String, info: Info) -> Self {
         SlotStep::plain(observation, 0.0, false, false, info)

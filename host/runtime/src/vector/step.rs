@@ -2,10 +2,10 @@
 //! are plain columns; strings are ranges of a few shared text blocks (one per slot, or one per
 //! run of slots stepped together), so a batch moves between threads in a few allocations.
 
-use super::packed::PackedRun;
 use super::slot::SlotStep;
 use crate::Error;
 use crate::env::InfoStr;
+use crate::unit::PackedRun;
 use std::ops::Range;
 
 /// Where a string of a [`VectorStep`] lies: a range of one of its text blocks.
@@ -21,15 +21,6 @@ impl Span {
         block: usize::MAX,
         range: 0..0,
     };
-}
-
-/// Runs handed over as they finish: `(first slot, results)`.
-pub(crate) type FinishedRuns<'a> = dyn Iterator<Item = (usize, UnitSteps)> + 'a;
-
-/// What stepping one unit of slots gives: a lone slot's result, or a group run's, packed.
-pub(crate) enum UnitSteps {
-    Lone(SlotStep),
-    Run(PackedRun),
 }
 
 /// The batched result of one vector step, in the order the actions were given. Entry `k` is
@@ -164,24 +155,8 @@ impl VectorStep {
         }
     }
 
-    /// Appends a unit's results, for slots `first..`.
-    pub(crate) fn push_unit(&mut self, first: usize, steps: UnitSteps) {
-        match steps {
-            UnitSteps::Lone(step) => self.push(first, step),
-            UnitSteps::Run(run) => self.push_run(first, run),
-        }
-    }
-
-    /// Fills in a unit's entries, slots `first..` (a batch made by [`VectorStep::for_slots`]).
-    pub(crate) fn place_unit(&mut self, first: usize, steps: UnitSteps) {
-        match steps {
-            UnitSteps::Lone(step) => self.place_slot(first, step),
-            UnitSteps::Run(run) => self.place_run(first, run),
-        }
-    }
-
     /// Appends a run's entries, for slots `first..` (its text becomes one block).
-    fn push_run(&mut self, first: usize, run: PackedRun) {
+    pub(crate) fn push_run(&mut self, first: usize, run: PackedRun) {
         let at = self.len();
         let n = run.entries.len();
         self.indices.extend(first..first + n);
@@ -198,21 +173,8 @@ impl VectorStep {
 
     /// Fills in the entries of slots `first..` with a run's results (a batch made by
     /// [`VectorStep::for_slots`]).
-    fn place_run(&mut self, first: usize, run: PackedRun) {
+    pub(crate) fn place_run(&mut self, first: usize, run: PackedRun) {
         self.place_at(first, run);
-    }
-
-    /// Fills in the entry of slot `k` with its result (a batch made by
-    /// [`VectorStep::for_slots`]); its strings become blocks of their own.
-    pub(crate) fn place_slot(&mut self, k: usize, step: SlotStep) {
-        self.rewards[k] = step.reward;
-        self.terminated[k] = step.terminated;
-        self.truncated[k] = step.truncated;
-        self.errors[k] = step.error;
-        self.observations[k] = self.add_block(step.observation);
-        self.infos[k] = self.add_block(step.info.into_json());
-        self.final_observations[k] = step.final_observation.map(|o| self.add_block(o));
-        self.final_infos[k] = step.final_info.map(|i| self.add_block(i.into_json()));
     }
 
     /// Writes a run's entries at entries `at..`; its text becomes one block.

@@ -1,19 +1,13 @@
-//! [`VectorEnv`]: N env slots stepped together, in parallel (see [`super::parallel`]), results
-//! in index order.
+//! [`VectorEnv`]: N env slots stepped together, unit by unit (one call into each unit per
+//! step), the units in parallel (see [`super::parallel`]), results in slot order.
 
-use super::grouped;
 use super::parallel;
-use super::runs::Run;
 use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use super::step::{FinishedRuns, UnitSteps, VectorStep};
-use crate::env::{Env, Info};
-use crate::group::EnvGroup;
+use super::step::VectorStep;
+use super::units::{Layout, UnitSlots, Units};
+use crate::env::Info;
 use crate::{Error, Result};
-use std::sync::Mutex;
-
-/// A run's slots and, for a group's members, their group.
-type Unit<'s> = (&'s mut [Slot], Option<&'s Mutex<EnvGroup>>);
 
 /// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps). Actions
 /// are any string type: owned `String`s, or `&str`s borrowed from the caller's own buffers.
@@ -25,17 +19,14 @@ pub enum Actions<'a, S: AsRef<str> = String> {
     Some(&'a [(usize, S)]),
 }
 
-/// Slots below this count step on the calling thread; rayon's overhead would dominate.
+/// Slots below this count step on the calling thread; handing work to other threads would cost
+/// more than it saves.
 const PARALLEL_THRESHOLD: usize = 4;
 
 /// A synchronous vector env.
 pub struct VectorEnv {
-    slots: Vec<Slot>,
-    /// The slots in runs stepped as one unit: a run of an env group's members (in member
-    /// order) steps with one call into the guest; any other slot is a run of its own.
-    runs: Vec<Run>,
-    /// The first slot of each run.
-    starts: Vec<usize>,
+    units: Vec<UnitSlots>,
+    layout: Layout,
     mode: AutoresetMode,
     base_seed: Option<u64>,
     seeded_once: bool,
@@ -44,14 +35,12 @@ pub struct VectorEnv {
 }
 
 impl VectorEnv {
-    /// Slots over `envs`. The first `reset(None)` seeds env i with `seed + i` (GEM's rule).
-    pub fn new(envs: Vec<Box<dyn Env>>, mode: AutoresetMode, seed: Option<u64>) -> Self {
-        let runs = Run::find(&envs);
-        let starts = Run::starts(&runs);
+    /// A vector env over `units`. The first `reset(None)` seeds env i with `seed + i` (GEM's
+    /// rule).
+    pub fn new(units: Units, mode: AutoresetMode, seed: Option<u64>) -> Self {
         VectorEnv {
-            runs,
-            starts,
-            slots: envs.into_iter().map(Slot::new).collect(),
+            layout: Layout::new(&units),
+            units: units.units,
             mode,
             base_seed: seed,
             seeded_once: false,
@@ -61,7 +50,12 @@ impl VectorEnv {
 
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
-        self.slots.len()
+        self.layout.num_envs()
+    }
+
+    /// Number of units the slots are stepped in.
+    pub fn num_units(&self) -> usize {
+        self.units.len()
     }
 
     /// The autoreset mode.
@@ -79,31 +73,23 @@ impl VectorEnv {
     pub fn with_slot<R>(
         &mut self,
         index: usize,
-        f: impl FnOnce(&mut Slot) -> Result<R>,
+        f: impl FnOnce(&mut Slot<'_>) -> Result<R>,
     ) -> Result<R> {
-        let n = self.slots.len();
-        let slot = self.slots.get_mut(index).ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "env index {index} is out of range (num_envs = {n})"
-            ))
-        })?;
-        f(slot)
+        let (unit, member) = self.layout.locate(index)?;
+        f(&mut self.units[unit].slot(member))
     }
 
     /// The ids of the slots' envs.
     pub fn ids(&self) -> Vec<&str> {
-        self.slots.iter().map(|s| s.env.id()).collect()
-    }
-
-    /// Mutable access to one slot's env (for inspection; stepping it directly bypasses autoreset).
-    pub fn env_mut(&mut self, index: usize) -> Option<&mut dyn Env> {
-        self.slots
-            .get_mut(index)
-            .map(|s| &mut *s.env as &mut dyn Env)
+        let ids = self
+            .units
+            .iter()
+            .flat_map(|u| (0..u.len()).map(|m| u.unit.id(m)));
+        ids.collect()
     }
 
     /// Resets every slot: env i with `seed + i`, or with the vector's own seed the first time,
-    /// or unseeded (continuing its randomness).
+    /// or unseeded (each slot goes on with its own seed stream).
     pub fn reset(&mut self, seed: Option<u64>) -> Result<(Vec<String>, Vec<Info>)> {
         let base = seed.or(if self.seeded_once {
             None
@@ -111,14 +97,15 @@ impl VectorEnv {
             self.base_seed
         });
         self.seeded_once = true;
-        let seeds: Vec<Option<u64>> = (0..self.slots.len())
+        let n = self.num_envs();
+        let seeds: Vec<Option<u64>> = (0..n)
             .map(|i| base.map(|s| s.wrapping_add(i as u64)))
             .collect();
-        let indices: Vec<usize> = (0..self.slots.len()).collect();
+        let indices: Vec<usize> = (0..n).collect();
         self.reset_some(&indices, &seeds)
     }
 
-    /// Resets the given slots with the given seeds (same length).
+    /// Resets the given slots with the given seeds (same length), one call per unit.
     pub fn reset_some(
         &mut self,
         indices: &[usize],
@@ -131,74 +118,74 @@ impl VectorEnv {
                 seeds.len()
             )));
         }
-        self.check_indices(indices.iter().copied())?;
-        let mut targets = self.select(indices);
-        let results: Vec<Result<(String, Info)>> =
-            parallel::map_zip(&mut targets, seeds, |slot, seed| slot.reset(*seed));
-        let mut observations = Vec::with_capacity(results.len());
-        let mut infos = Vec::with_capacity(results.len());
-        for result in results {
-            let (observation, info) = result?;
+        let groups = self.layout.by_unit(indices.iter().copied())?;
+        let mut targets = select(&mut self.units, &groups);
+        let outputs = parallel::map_zip(&mut targets, &groups, |unit, (_, group)| {
+            let resets: Vec<(usize, Option<u64>)> = group
+                .iter()
+                .map(|&(p, member)| (member, seeds[p]))
+                .collect();
+            unit.reset(&resets)
+        });
+        let mut firsts: Vec<Option<Result<(String, Info)>>> =
+            indices.iter().map(|_| None).collect();
+        for ((_, group), results) in groups.iter().zip(outputs) {
+            for (&(p, _), result) in group.iter().zip(results) {
+                firsts[p] = Some(result);
+            }
+        }
+        let mut observations = Vec::with_capacity(indices.len());
+        let mut infos = Vec::with_capacity(indices.len());
+        for first in firsts {
+            let (observation, info) = first.expect("every slot was reset")?;
             observations.push(observation);
             infos.push(info);
         }
         Ok((observations, infos))
     }
 
-    /// Steps the slots named by `actions`, in parallel. An env failure does not fail the batch:
-    /// it is reported in [`VectorStep::errors`] for that slot only, and the slot restarts.
+    /// Steps the slots named by `actions`, one call per unit, the units in parallel. An env
+    /// failure does not fail the batch: it is reported in [`VectorStep::errors`] for that slot
+    /// only, and the slot restarts.
     pub fn step<S: AsRef<str> + Sync>(&mut self, actions: Actions<'_, S>) -> Result<VectorStep> {
-        let mode = self.mode;
         match actions {
             Actions::All(all) => {
                 self.check_action_count(all.len())?;
-                if self.runs.len() < self.slots.len() {
-                    // The calling thread files each run's results as they finish, while the
-                    // other threads step the last runs.
-                    let mut out = VectorStep::for_slots(all.len());
-                    self.stream_runs(all, 1, &mut |ready| {
-                        for (first, steps) in ready {
-                            out.place_unit(first, steps);
-                        }
-                    });
-                    return Ok(out);
-                }
-                if all.len() < PARALLEL_THRESHOLD {
-                    let steps: Vec<SlotStep> = (self.slots.iter_mut().zip(all))
-                        .map(|(slot, a)| slot.advance(a.as_ref(), mode))
-                        .collect();
-                    return Ok(VectorStep::from_slots(0.., steps));
-                }
-                // As for runs: the calling thread files results while the others still step.
+                // The calling thread files each unit's results as they finish, while the other
+                // threads step the last units.
                 let mut out = VectorStep::for_slots(all.len());
-                parallel::map_zip_streamed(
-                    &mut self.slots,
-                    all,
-                    |slot, a| slot.advance(a.as_ref(), mode),
-                    all.len().div_ceil(8),
-                    &mut self.balance,
-                    &mut |ready| {
-                        for (index, step) in ready.drain(..) {
-                            out.place_slot(index, step);
-                        }
-                    },
-                );
+                let starts = self.layout.starts.clone();
+                self.stream_units(all, 1, &mut |unit, run| out.place_run(starts[unit], run));
                 Ok(out)
             }
             Actions::Some(pairs) => {
-                let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
-                self.check_indices(indices.iter().copied())?;
-                let mut targets = self.select(&indices);
-                let steps = parallel::map_zip(&mut targets, pairs, |slot, (_, action)| {
-                    slot.advance(action.as_ref(), mode)
+                let groups = self.layout.by_unit(pairs.iter().map(|(i, _)| *i))?;
+                let mode = self.mode;
+                let mut targets = select(&mut self.units, &groups);
+                let runs = parallel::map_zip(&mut targets, &groups, |unit, (_, group)| {
+                    let batch: Vec<(usize, &str)> = group
+                        .iter()
+                        .map(|&(p, member)| (member, pairs[p].1.as_ref()))
+                        .collect();
+                    unit.advance(&batch, mode)
                 });
-                Ok(VectorStep::from_slots(indices, steps))
+                let mut steps: Vec<Option<SlotStep>> = pairs.iter().map(|_| None).collect();
+                for ((_, group), run) in groups.iter().zip(runs) {
+                    for (&(p, _), step) in group.iter().zip(run.unpack()) {
+                        steps[p] = Some(step);
+                    }
+                }
+                let steps = steps.into_iter().map(|s| s.expect("every slot stepped"));
+                Ok(VectorStep::from_slots(
+                    pairs.iter().map(|(i, _)| *i),
+                    steps.collect(),
+                ))
             }
         }
     }
 
     /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
-    /// the results to `take` on the calling thread as they finish, a few slots at a time in
+    /// the results to `take` on the calling thread as they finish, a few units at a time in
     /// any order (each slot exactly once; `VectorStep::indices` says which), while other
     /// threads still step. `take` is called a few times per step, so that work done on each
     /// result (converting it for Python, say) overlaps the stepping. The batch passed to
@@ -209,153 +196,79 @@ impl VectorEnv {
         take: &mut dyn FnMut(&mut VectorStep),
     ) -> Result<()> {
         self.check_action_count(actions.len())?;
-        let mode = self.mode;
-        if actions.len() < PARALLEL_THRESHOLD {
-            let steps: Vec<SlotStep> = (self.slots.iter_mut().zip(actions))
-                .map(|(slot, a)| slot.advance(a.as_ref(), mode))
-                .collect();
-            take(&mut VectorStep::from_slots(0.., steps));
-            return Ok(());
-        }
-        // About eight takes per step: each costs the taker a fixed amount (a lock, say).
-        let chunk = |units: usize| units.div_ceil(8);
         let mut batch = VectorStep::with_capacity(actions.len());
-        if self.runs.len() == self.slots.len() {
-            let chunk = chunk(self.slots.len());
-            let advance = |slot: &mut Slot, a: &S| slot.advance(a.as_ref(), mode);
-            let balance = &mut self.balance;
-            let take_slots = &mut |ready: &mut parallel::Finished<SlotStep>| {
+        let starts = self.layout.starts.clone();
+        // About eight takes per step: each costs the taker a fixed amount (a lock, say).
+        let chunk = self.units.len().div_ceil(8);
+        let mut pending = 0;
+        self.stream_units(actions, chunk, &mut |unit, run| {
+            if pending == 0 {
                 batch.clear();
-                for (index, step) in ready.drain(..) {
-                    batch.push(index, step);
-                }
-                take(&mut batch);
-            };
-            parallel::map_zip_streamed(
-                &mut self.slots,
-                actions,
-                advance,
-                chunk,
-                balance,
-                take_slots,
-            );
-            return Ok(());
-        }
-        self.stream_runs(actions, chunk(self.runs.len()), &mut |ready| {
-            batch.clear();
-            for (first, steps) in ready {
-                batch.push_unit(first, steps);
             }
-            take(&mut batch);
+            batch.push_run(starts[unit], run);
+            pending += 1;
+            if pending >= chunk {
+                take(&mut batch);
+                pending = 0;
+            }
         });
+        if pending > 0 {
+            take(&mut batch);
+        }
         Ok(())
     }
 
-    /// Steps every slot run by run, the runs in parallel (see [`VectorEnv::runs`](Self)), and
-    /// hands each run's results to `take` on the calling thread as `(first slot, results)`,
-    /// in any order, while the other threads still step; `take` waits for at least `chunk`
-    /// runs at a time until the last ones.
-    fn stream_runs<S: AsRef<str> + Sync>(
+    /// Steps every unit with its slots' actions, the units in parallel, and hands each unit's
+    /// results to `take` on the calling thread as `(unit, results)`, in any order, while the
+    /// other threads still step; `take` waits for at least `chunk` units at a time until the
+    /// last ones.
+    fn stream_units<S: AsRef<str> + Sync>(
         &mut self,
         actions: &[S],
         chunk: usize,
-        take: &mut dyn FnMut(&mut FinishedRuns<'_>),
+        take: &mut dyn FnMut(usize, crate::unit::PackedRun),
     ) {
         let mode = self.mode;
-        let starts = &self.starts;
-        let serial = self.runs.len() == 1 || actions.len() < PARALLEL_THRESHOLD;
-        let (mut units, actions) = Self::units(&mut self.slots, &self.runs, actions);
-        let step = |unit: &mut Unit<'_>, actions: &&[S]| Self::step_unit(unit, actions, mode);
-        if serial {
-            let runs = (units.iter_mut().zip(&actions)).map(|(unit, actions)| step(unit, actions));
-            take(&mut starts.iter().copied().zip(runs));
+        let per_unit: Vec<&[S]> = (self.layout.starts.iter().zip(&self.units))
+            .map(|(&start, unit)| &actions[start..start + unit.len()])
+            .collect();
+        let step = |unit: &mut UnitSlots, actions: &&[S]| unit.advance_all(actions, mode);
+        if self.units.len() == 1 || actions.len() < PARALLEL_THRESHOLD {
+            for (k, (unit, actions)) in self.units.iter_mut().zip(&per_unit).enumerate() {
+                take(k, step(unit, actions));
+            }
             return;
         }
         parallel::map_zip_streamed(
-            &mut units,
-            &actions,
+            &mut self.units,
+            &per_unit,
             step,
             chunk,
             &mut self.balance,
-            &mut |ready| take(&mut ready.drain(..).map(|(unit, run)| (starts[unit], run))),
+            &mut |ready| {
+                for (unit, run) in ready.drain(..) {
+                    take(unit, run);
+                }
+            },
         );
     }
 
     fn check_action_count(&self, actions: usize) -> Result<()> {
-        if actions != self.slots.len() {
+        if actions != self.num_envs() {
             return Err(Error::InvalidArgument(format!(
                 "{actions} actions for {} envs; pass one per env or a subset by index",
-                self.slots.len()
+                self.num_envs()
             )));
         }
         Ok(())
     }
+}
 
-    /// The slots cut into [`VectorEnv::runs`](Self), each with its actions.
-    fn units<'s, 'a, S>(
-        slots: &'s mut [Slot],
-        runs: &'s [Run],
-        all: &'a [S],
-    ) -> (Vec<Unit<'s>>, Vec<&'a [S]>) {
-        let mut units: Vec<Unit<'s>> = Vec::with_capacity(runs.len());
-        let mut actions: Vec<&[S]> = Vec::with_capacity(runs.len());
-        let (mut slots, mut rest) = (slots, all);
-        for run in runs {
-            let (head, tail) = slots.split_at_mut(run.len);
-            let (these, others) = rest.split_at(run.len);
-            units.push((head, run.group.as_deref()));
-            actions.push(these);
-            (slots, rest) = (tail, others);
-        }
-        (units, actions)
-    }
-
-    /// Steps one run: a group's members with one call into the guest, or a lone slot.
-    fn step_unit<S: AsRef<str>>(
-        (slots, group): &mut Unit<'_>,
-        actions: &[S],
-        mode: AutoresetMode,
-    ) -> UnitSteps {
-        match group {
-            Some(group) => {
-                let actions: Vec<&str> = actions.iter().map(AsRef::as_ref).collect();
-                let members: Vec<usize> = (0..slots.len()).collect();
-                let mut slots: Vec<&mut Slot> = slots.iter_mut().collect();
-                UnitSteps::Run(grouped::advance_group(
-                    group, &members, &mut slots, &actions, mode,
-                ))
-            }
-            None => UnitSteps::Lone(slots[0].advance(actions[0].as_ref(), mode)),
-        }
-    }
-
-    fn check_indices(&self, indices: impl Iterator<Item = usize>) -> Result<()> {
-        let mut seen = vec![false; self.slots.len()];
-        for i in indices {
-            match seen.get_mut(i) {
-                None => {
-                    return Err(Error::InvalidArgument(format!(
-                        "env index {i} is out of range (num_envs = {})",
-                        self.slots.len()
-                    )));
-                }
-                Some(true) => {
-                    return Err(Error::InvalidArgument(format!(
-                        "env index {i} is given twice in one step"
-                    )));
-                }
-                Some(flag) => *flag = true,
-            }
-        }
-        Ok(())
-    }
-
-    /// Mutable references to the slots at `indices` (checked unique), in that order.
-    fn select(&mut self, indices: &[usize]) -> Vec<&mut Slot> {
-        let mut by_index: Vec<Option<&mut Slot>> = self.slots.iter_mut().map(Some).collect();
-        indices
-            .iter()
-            .map(|&i| by_index[i].take().expect("indices are unique and in range"))
-            .collect()
-    }
+/// Mutable references to the units named by `groups` (distinct, in that order).
+fn select<'u, T>(units: &'u mut [UnitSlots], groups: &[(usize, T)]) -> Vec<&'u mut UnitSlots> {
+    let mut by_index: Vec<Option<&mut UnitSlots>> = units.iter_mut().map(Some).collect();
+    groups
+        .iter()
+        .map(|(u, _)| by_index[*u].take().expect("units are distinct"))
+        .collect()
 }

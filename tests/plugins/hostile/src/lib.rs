@@ -2,9 +2,10 @@
 //! way when stepped; `hostile:healthy` is a well-behaved counter. This plugin uses the raw
 //! bindings instead of the SDK so it can break the contract on purpose (bad info JSON).
 
+use geode_sdk::EpisodeStart;
 use geode_sdk::batch::Member;
 use geode_sdk::bindings::exports::geode::env::batch::{
-    BatchResults, Guest as BatchGuest, InstanceBorrow,
+    BatchResults, EpisodeStart as ContractStart, Guest as BatchGuest, InstanceBorrow,
 };
 use geode_sdk::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
@@ -108,7 +109,7 @@ fn escape(attempt: &str) -> String {
 }
 
 impl Member for Attack {
-    fn reset(&self, _seed: Option<u64>) -> Result<ResetResult, EnvError> {
+    fn reset(&self, _start: EpisodeStart) -> Result<ResetResult, EnvError> {
         if self.kind == "hostile:slow-reset" {
             let mut x = 0u64;
             loop {
@@ -192,7 +193,7 @@ impl Member for Attack {
 
 impl GuestInstance for Handle {
     fn reset(&self, seed: Option<u64>) -> Result<ResetResult, EnvError> {
-        self.0.reset(seed)
+        self.0.reset(seed.into())
     }
 
     fn step(&self, action: String) -> Result<StepResult, EnvError> {
@@ -241,8 +242,8 @@ impl Guest for Hostile {
     }
 }
 
-/// Groups of hostile envs step each member as its own `step` would, so a member's attack
-/// takes its whole group down.
+/// Units of hostile envs step each member as its own `step` would (the SDK's loops call
+/// `members.begin` before each member), so a member's attack takes its whole unit down.
 impl BatchGuest for Hostile {
     fn enrol(member: InstanceBorrow<'_>) -> u32 {
         let attack: Rc<dyn Member> = member.get::<Handle>().0.clone();
@@ -253,8 +254,8 @@ impl BatchGuest for Hostile {
         geode_sdk::batch::step_each(members, actions, action_ends)
     }
 
-    fn reset_each(members: Vec<u32>, seeds: Vec<Option<u64>>) -> BatchResults {
-        geode_sdk::batch::reset_each(members, seeds)
+    fn reset_each(members: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
+        geode_sdk::batch::reset_each(members, starts)
     }
 }
 

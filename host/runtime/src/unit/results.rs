@@ -1,12 +1,11 @@
-//! [`PackedRun`]: the results of a run of slots stepped together (an env group's members), their
-//! text in one buffer. It is built on the thread that stepped the run and read on the thread
+//! [`PackedRun`]: the results of a unit's members stepped together, their text in one buffer. It is built on the thread that stepped the run and read on the thread
 //! that asked for the step. Handing over each slot's strings instead costs an allocation per
 //! string on one core and a free on the other: on two cores that cross-thread traffic made each
 //! group step about a third slower than on one.
 
-use super::slot::SlotStep;
 use crate::Error;
 use crate::env::{Info, ResetOutput, StepOutput};
+use crate::vector::SlotStep;
 use std::ops::Range;
 
 /// A member's step outcome, its strings ranges of a shared text buffer.

@@ -1,9 +1,39 @@
-//! `batch-results`, what the optional `batch` export returns: one column per field for a whole
-//! batch of members, read back here into one entry per member after checking that the columns
-//! agree with each other.
+//! The `batch` export's own types: `episode-start`, which the host lowers, and `batch-results`,
+//! what the export returns: one column per field for a whole batch of members, read back here
+//! into one entry per member after checking that the columns agree with each other.
 
 use crate::bindings::env_world::geode::env::types::EnvError;
-use wasmtime::component::{ComponentType, Lift};
+use wasmtime::component::{ComponentType, Lift, Lower};
+
+/// How a member's episode starts (the contract's `episode-start`).
+#[derive(ComponentType, Lower, Clone, Copy, Debug, PartialEq, Eq)]
+#[component(variant)]
+pub(crate) enum EpisodeStart {
+    /// The user's seed.
+    #[component(name = "seeded")]
+    Seeded(u64),
+    /// No user seed: the member's stream and its count of unseeded episodes before this one.
+    #[component(name = "continued")]
+    Continued(Continuation),
+}
+
+/// An unseeded episode's identity (the contract's `continuation`).
+#[derive(ComponentType, Lower, Clone, Copy, Debug, PartialEq, Eq)]
+#[component(record)]
+pub(crate) struct Continuation {
+    pub stream: u64,
+    pub number: u64,
+}
+
+impl EpisodeStart {
+    /// The seed a plugin without the `batch` export gets (`none` continues its randomness).
+    pub fn plain_seed(self) -> Option<u64> {
+        match self {
+            EpisodeStart::Seeded(seed) => Some(seed),
+            EpisodeStart::Continued(_) => None,
+        }
+    }
+}
 
 /// The `batch-results` record as the host lifts it.
 #[derive(ComponentType, Lift)]
@@ -39,6 +69,49 @@ pub(crate) enum Entry<'a> {
 }
 
 impl BatchResults {
+    /// The results of one plain `step` call, as a batch of one.
+    pub(crate) fn from_step(
+        result: Result<crate::bindings::env_world::geode::env::types::StepResult, EnvError>,
+    ) -> Self {
+        match result {
+            Ok(step) => {
+                let flags = (if step.terminated { TERMINATED } else { 0 })
+                    | (if step.truncated { TRUNCATED } else { 0 });
+                Self::one(step.observation, step.info, step.reward, flags)
+            }
+            Err(error) => Self::refused(error),
+        }
+    }
+
+    /// The results of one plain `reset` call, as a batch of one.
+    pub(crate) fn from_reset(
+        result: Result<crate::bindings::env_world::geode::env::types::ResetResult, EnvError>,
+    ) -> Self {
+        match result {
+            Ok(reset) => Self::one(reset.observation, reset.info, 0.0, 0),
+            Err(error) => Self::refused(error),
+        }
+    }
+
+    fn one(observation: String, info: String, reward: f64, flags: u8) -> Self {
+        BatchResults {
+            observation_ends: vec![observation.len() as u32],
+            observations: observation,
+            info_ends: vec![info.len() as u32],
+            infos: info,
+            rewards: vec![reward],
+            flags: vec![flags],
+            errors: Vec::new(),
+        }
+    }
+
+    fn refused(error: EnvError) -> Self {
+        BatchResults {
+            errors: vec![(0, error)],
+            ..Self::one(String::new(), String::new(), 0.0, REFUSED)
+        }
+    }
+
     /// The `n` entries, or what is wrong with the columns (a contract violation).
     pub(crate) fn entries(&mut self, n: usize) -> Result<Vec<Entry<'_>>, String> {
         for (column, len) in [

@@ -1,0 +1,950 @@
+//! [`ComponentUnit`]: envs of one component plugin sharing one instance, stepped with one call
+//! per batch through the plugin's `batch` export (a plugin without it is a unit of one, called
+//! through its `env` export).
+//!
+//! Faults stay with their member. The batch loop names each member before running it
+//! (`members.begin`), which arms that member's own fuel and deadline and tells the host whom to
+//! blame. When a call fails, the instance is discarded and a fresh one is built; the healthy
+//! members' episodes are replayed into it from their [`Record`]s (start plus logged calls, each
+//! checked against the digest of what it returned the first time), and the failed batch runs
+//! again without the culprit. When the culprit is unknown, or the fault may come from the
+//! members together (the shared memory cap, a malformed batch), every member runs again on its
+//! own. So exactly the members that fail alone get an error, and every other result is the one a
+//! lone env would have given.
+
+use super::columns::{BatchResults, Continuation, Entry, EpisodeStart};
+use super::record::{self, Call, Record, Start};
+use super::{TextReset, TextStep, Unit, append};
+use crate::bindings::env_world::EnvPlugin;
+use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
+use crate::env::{Env, Info};
+use crate::guard;
+use crate::host_state::GuestState;
+use crate::limits::Limits;
+use crate::plugin::{Plugin, Template};
+use crate::{Error, Result};
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::{Func, ResourceAny, TypedFunc};
+
+/// The `batch` export's interface name.
+const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
+
+type EnrolArgs = (ResourceAny,);
+type StepArgs<'a> = (&'a [u32], &'a str, &'a [u32]);
+type ResetArgs<'a> = (&'a [u32], &'a [EpisodeStart]);
+
+/// What one member is asked to do in a batch call.
+#[derive(Debug, Clone, Copy)]
+enum Request<'a> {
+    Step(&'a str),
+    Reset(EpisodeStart),
+}
+
+impl Request<'_> {
+    fn name(&self) -> &'static str {
+        match self {
+            Request::Step(_) => "step",
+            Request::Reset(_) => "reset",
+        }
+    }
+}
+
+/// A member's checked output (its strings in the caller's text), and its digest.
+type Output = (TextStep, u64);
+
+/// A failed guest call: the typed error, and the member that ran when it failed.
+struct Fault {
+    error: Error,
+    suspect: Option<usize>,
+}
+
+/// A live instance.
+struct Live {
+    store: Store<GuestState>,
+    api: EnvPlugin,
+    handles: Vec<ResourceAny>,
+    /// Each member's number in the guest's batch table.
+    numbers: Vec<u32>,
+    /// The `step-each` and `reset-each` exports (checked), when the plugin has them.
+    batch: Option<(Func, Func)>,
+}
+
+/// One env of the unit.
+struct Member {
+    id: String,
+    config: String,
+    record: Record,
+    /// An episode runs (on the live instance, or in the record, to be replayed into the next).
+    running: bool,
+    /// Why the member's episode was lost while rebuilding the unit: reported at its next step.
+    lost: Option<Error>,
+    /// The last info that passed validation: most envs repeat it, and comparing bytes costs far
+    /// less than parsing JSON again.
+    last_info: String,
+}
+
+/// Envs of one plugin in one component instance (see the module documentation).
+pub struct ComponentUnit {
+    plugin: Arc<Plugin>,
+    /// One member's limits.
+    limits: Limits,
+    members: Vec<Member>,
+    live: Option<Live>,
+    entropy: u64,
+}
+
+impl std::fmt::Debug for ComponentUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ComponentUnit")
+            .field(
+                "ids",
+                &self.members.iter().map(|m| &m.id).collect::<Vec<_>>(),
+            )
+            .field("live", &self.live.is_some())
+            .finish()
+    }
+}
+
+impl ComponentUnit {
+    /// A unit of `plugin`'s envs, one per `(id, merged configuration)`, each under `limits`.
+    /// Several members need the plugin's `batch` export.
+    pub fn new(
+        plugin: Arc<Plugin>,
+        members: Vec<(String, String)>,
+        limits: Limits,
+    ) -> Result<Self> {
+        if members.is_empty() {
+            return Err(Error::InvalidArgument(
+                "a unit needs at least one env".into(),
+            ));
+        }
+        let logging = members.len() > 1;
+        let mut entropy = getrandom::u64().unwrap_or(0x2545_f491_4f6c_dd1d);
+        let members = members
+            .into_iter()
+            .map(|(id, config)| Member {
+                id,
+                config,
+                record: Record::new(next_entropy(&mut entropy), logging),
+                running: false,
+                lost: None,
+                last_info: String::new(),
+            })
+            .collect();
+        let mut unit = ComponentUnit {
+            plugin,
+            limits,
+            members,
+            live: None,
+            entropy,
+        };
+        unit.live = Some(unit.instantiate()?);
+        if unit.members.len() > 1 && unit.live.as_ref().is_some_and(|l| l.batch.is_none()) {
+            return Err(Error::InvalidArgument(format!(
+                "`{}` cannot share an instance: its plugin has no `{BATCH_EXPORT}` export",
+                unit.members[0].id
+            )));
+        }
+        Ok(unit)
+    }
+
+    /// Whether `plugin` exports `batch`, so several of its envs can share a unit.
+    pub fn can_batch(plugin: &Plugin) -> bool {
+        let Template::Env(pre) = &plugin.template else {
+            return false;
+        };
+        let component = pre.instance_pre().component();
+        component.get_export_index(None, BATCH_EXPORT).is_some()
+    }
+
+    /// The limits of each member.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The plugin that provides the members.
+    pub fn plugin(&self) -> &Arc<Plugin> {
+        &self.plugin
+    }
+
+    /// Member `member`'s configuration (a JSON object).
+    pub fn config_json(&self, member: usize) -> &str {
+        &self.members[member].config
+    }
+
+    /// Whether an instance is live (false after a fault, until the next call rebuilds it).
+    pub fn is_live(&self) -> bool {
+        self.live.is_some()
+    }
+
+    /// The limits of the whole instance: a member's, times the members for memory and handles.
+    fn unit_limits(&self) -> Limits {
+        let n = self.members.len();
+        Limits {
+            max_memory_bytes: self.limits.max_memory_bytes.saturating_mul(n as u64),
+            max_resource_handles: self.limits.max_resource_handles.saturating_mul(n),
+            max_table_elements: self.limits.max_table_elements.saturating_mul(n),
+            ..self.limits.clone()
+        }
+    }
+
+    fn instantiate(&mut self) -> Result<Live> {
+        let id = self.members[0].id.clone();
+        let Template::Env(pre) = &self.plugin.template else {
+            return Err(Error::InvalidArgument(format!(
+                "`{id}` is not provided by an env plugin"
+            )));
+        };
+        let pre = pre.clone();
+        let limits = self.unit_limits();
+        let mut store = self
+            .plugin
+            .new_store(&id, &limits, next_entropy(&mut self.entropy));
+        store.data_mut().member_budget = self.limits.budget();
+        let classify = |store: &Store<GuestState>, call, e| {
+            guard::classify(&id, &self.limits, store.data(), call, e)
+        };
+        let instance = pre
+            .instance_pre()
+            .instantiate(&mut store)
+            .map_err(|e| classify(&store, "instantiate", e))?;
+        let api = EnvPlugin::new(&mut store, &instance)
+            .map_err(|e| classify(&store, "instantiate", e))?;
+        let batch = batch_exports(&mut store, &instance, &id)?;
+        let mut handles = Vec::with_capacity(self.members.len());
+        let mut numbers = Vec::with_capacity(self.members.len());
+        for member in &self.members {
+            self.limits.arm(&mut store);
+            let created = api
+                .geode_env_env()
+                .call_create(&mut store, &member.id, &member.config);
+            let handle = match created {
+                Ok(Ok(handle)) => handle,
+                Ok(Err(refusal)) => return Err(guard::refused(&member.id, "create", refusal)),
+                Err(e) => return Err(classify(&store, "create", e)),
+            };
+            if let Some((enrol, _, _)) = &batch {
+                let (number,) = enrol
+                    .call(&mut store, (handle,))
+                    .map_err(|e| classify(&store, "create", e))?;
+                numbers.push(number);
+            }
+            handles.push(handle);
+        }
+        Ok(Live {
+            store,
+            api,
+            handles,
+            numbers,
+            batch: batch.map(|(_, step, reset)| (step, reset)),
+        })
+    }
+
+    /// The live instance; after a fault, a fresh one with every running episode replayed into
+    /// it (a member whose replay fails or diverges loses its episode, and is told at its next
+    /// step).
+    fn ensure_live(&mut self) -> Result<()> {
+        while self.live.is_none() {
+            self.live = Some(self.instantiate()?);
+            if let Err((member, error)) = self.replay() {
+                self.live = None;
+                let member = &mut self.members[member];
+                member.running = false;
+                member.record.end();
+                member.lost = Some(error);
+            }
+        }
+        Ok(())
+    }
+
+    /// Replays every running episode into the live instance: the starts in one call, then the
+    /// logged calls round by round. `Err` names a member whose replay failed or diverged.
+    fn replay(&mut self) -> std::result::Result<(), (usize, Error)> {
+        let running: Vec<usize> = (0..self.members.len())
+            .filter(|&m| self.members[m].running)
+            .collect();
+        let mut scratch = String::new();
+        let mut resets: Vec<(usize, Request<'static>)> = Vec::new();
+        for &m in &running {
+            let Some((start, digest)) = self.members[m].record.start() else {
+                continue;
+            };
+            match start.clone() {
+                Start::Reset(start) => resets.push((m, Request::Reset(start))),
+                Start::State(state) => {
+                    self.guest_set_state(m, &state).map_err(|e| (m, e))?;
+                    debug_assert_eq!(digest, 0);
+                }
+            }
+        }
+        let starts: Vec<(usize, u64)> = resets
+            .iter()
+            .map(|&(m, _)| (m, self.members[m].record.start().expect("running").1))
+            .collect();
+        self.replay_round(&resets, &starts, &mut scratch)?;
+        let logs: Vec<(usize, Vec<(Call, String, u64)>)> = running
+            .iter()
+            .map(|&m| {
+                let calls = self.members[m].record.calls();
+                (m, calls.map(|(c, a, d)| (c, a.to_owned(), d)).collect())
+            })
+            .collect();
+        let rounds = logs.iter().map(|(_, log)| log.len()).max().unwrap_or(0);
+        for round in 0..rounds {
+            let mut steps: Vec<(usize, Request<'_>)> = Vec::new();
+            let mut digests: Vec<(usize, u64)> = Vec::new();
+            for (m, log) in &logs {
+                match log.get(round) {
+                    Some((Call::Step { .. }, action, digest)) => {
+                        steps.push((*m, Request::Step(action)));
+                        digests.push((*m, *digest));
+                    }
+                    Some((Call::Sample, _, digest)) => {
+                        let action = self.guest_sample(*m).map_err(|e| (*m, e))?;
+                        if record::digest(&action, "", 0.0, 0) != *digest {
+                            return Err((*m, self.diverged(*m, "sample_random_action")));
+                        }
+                    }
+                    None => {}
+                }
+            }
+            self.replay_round(&steps, &digests, &mut scratch)?;
+        }
+        Ok(())
+    }
+
+    /// One replay call: each request's output must have the digest it had the first time.
+    fn replay_round(
+        &mut self,
+        batch: &[(usize, Request<'_>)],
+        digests: &[(usize, u64)],
+        scratch: &mut String,
+    ) -> std::result::Result<(), (usize, Error)> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        scratch.clear();
+        let members: Vec<usize> = batch.iter().map(|(m, _)| *m).collect();
+        let requests: Vec<Request<'_>> = batch.iter().map(|(_, r)| *r).collect();
+        let outputs = match self.guest_call(&members, &requests, scratch) {
+            Ok(outputs) => outputs,
+            Err(fault) => {
+                let culprit = fault.suspect.unwrap_or(members[0]);
+                return Err((culprit, fault.error));
+            }
+        };
+        for ((m, digest), output) in digests.iter().zip(outputs) {
+            let same = output.is_ok_and(|(_, d)| d == *digest);
+            if !same {
+                return Err((*m, self.diverged(*m, batch[0].1.name())));
+            }
+        }
+        Ok(())
+    }
+
+    fn diverged(&self, member: usize, call: &str) -> Error {
+        Error::NonDeterministic {
+            env: self.members[member].id.clone(),
+            message: format!(
+                "replaying its episode after a fault in its unit, {call} returned something else \
+                 than the first time (its envs share state, or depend on more than their seed and \
+                 actions)"
+            ),
+        }
+    }
+
+    /// Runs `batch` (distinct members), recovering from faults (see the module documentation).
+    fn run(&mut self, batch: &[(usize, Request<'_>)], text: &mut String) -> Vec<Result<Output>> {
+        let mut results: Vec<Option<Result<Output>>> = batch.iter().map(|_| None).collect();
+        let todo: Vec<usize> = (0..batch.len()).collect();
+        self.run_positions(batch, todo, &mut results, text);
+        results
+            .into_iter()
+            .map(|r| r.expect("every request has a result"))
+            .collect()
+    }
+
+    fn run_positions(
+        &mut self,
+        batch: &[(usize, Request<'_>)],
+        mut todo: Vec<usize>,
+        results: &mut [Option<Result<Output>>],
+        text: &mut String,
+    ) {
+        if todo.is_empty() {
+            return;
+        }
+        if let Err(error) = self.ensure_live() {
+            let shared = error.to_string();
+            for p in todo {
+                let member = batch[p].0;
+                self.members[member].running = false;
+                results[p] = Some(Err(Error::GuestTrap {
+                    env: self.members[member].id.clone(),
+                    call: "instantiate",
+                    message: shared.clone(),
+                }));
+            }
+            return;
+        }
+        // Members whose episode was lost, or that have none to step, answer without the guest.
+        todo.retain(|&p| match self.refuse(batch[p]) {
+            Some(error) => {
+                results[p] = Some(Err(error));
+                false
+            }
+            None => true,
+        });
+        if todo.is_empty() {
+            return;
+        }
+        let members: Vec<usize> = todo.iter().map(|&p| batch[p].0).collect();
+        let requests: Vec<Request<'_>> = todo.iter().map(|&p| batch[p].1).collect();
+        let mark = text.len();
+        match self.guest_call(&members, &requests, text) {
+            Ok(outputs) => {
+                for (&p, output) in todo.iter().zip(outputs) {
+                    results[p] = Some(self.book(batch[p], output));
+                }
+            }
+            Err(fault) => {
+                text.truncate(mark);
+                self.live = None;
+                let blame = fault.suspect.filter(|_| fault.is_own(members.len()));
+                if let Some(position) = blame.and_then(|s| members.iter().position(|&m| m == s)) {
+                    let p = todo.remove(position);
+                    results[p] = Some(Err(self.fail(batch[p].0, fault.error)));
+                    self.run_positions(batch, todo, results, text);
+                } else if todo.len() == 1 {
+                    results[todo[0]] = Some(Err(self.fail(batch[todo[0]].0, fault.error)));
+                } else {
+                    for p in todo {
+                        self.run_positions(batch, vec![p], results, text);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Why `member` may not run `request` now, if it may not.
+    fn refuse(&mut self, (member, request): (usize, Request<'_>)) -> Option<Error> {
+        let m = &mut self.members[member];
+        match request {
+            Request::Reset(_) => {
+                m.lost = None;
+                None
+            }
+            Request::Step(_) if m.lost.is_some() => m.lost.take(),
+            Request::Step(_) if !m.running => Some(Error::InvalidState {
+                env: m.id.clone(),
+                message: "step called before reset, or after the env failed; call reset".into(),
+            }),
+            Request::Step(_) => None,
+        }
+    }
+
+    /// `member` failed with `error`: its episode is over.
+    fn fail(&mut self, member: usize, error: Error) -> Error {
+        let m = &mut self.members[member];
+        m.running = false;
+        m.record.end();
+        error
+    }
+
+    /// Books a guest output of `member`: checks it against the member's limits and the
+    /// contract, and logs it. A violation discards the instance (the other members' outputs of
+    /// the same call stand; they are replayed into the next instance).
+    fn book(
+        &mut self,
+        (member, request): (usize, Request<'_>),
+        output: std::result::Result<Output, Error>,
+    ) -> Result<Output> {
+        let outcome = output;
+        let m = &mut self.members[member];
+        match (&outcome, request) {
+            (Ok((_, digest)), Request::Step(action)) => m.record.step(action, *digest),
+            (Ok((_, digest)), Request::Reset(start)) => {
+                m.record.begin(Start::Reset(start), *digest);
+                m.running = true;
+            }
+            (Err(Error::Refused { message, .. }), Request::Step(action)) => m
+                .record
+                .step(action, record::digest(message, "", 0.0, 0xfe)),
+            (Err(error), _) => {
+                if matches!(error, Error::Contract { .. }) {
+                    self.live = None;
+                }
+                let m = &mut self.members[member];
+                m.running = false;
+                m.record.end();
+            }
+        }
+        outcome
+    }
+
+    /// One call into the guest for `members` (distinct): each member's checked output and its
+    /// digest, or its refusal or contract violation; `Err` when the call itself failed (the
+    /// instance is then unusable).
+    fn guest_call(
+        &mut self,
+        members: &[usize],
+        requests: &[Request<'_>],
+        text: &mut String,
+    ) -> std::result::Result<Vec<std::result::Result<Output, Error>>, Fault> {
+        let call = requests[0].name();
+        let live = self.live.as_mut().expect("a live instance");
+        let returned = match live.batch {
+            Some((step_each, reset_each)) => {
+                call_batch(live, step_each, reset_each, members, requests, &self.limits)
+            }
+            None => call_plain(live, members[0], requests[0], &self.limits),
+        };
+        let mut returned = match returned {
+            Ok(returned) => returned,
+            Err(trap) => {
+                let live = self.live.as_ref().expect("a live instance");
+                let state = live.store.data();
+                let suspect = match live.batch {
+                    Some(_) => state
+                        .running
+                        .and_then(|number| live.numbers.iter().position(|&n| n == number)),
+                    None => Some(members[0]),
+                };
+                let env = &self.members[suspect.unwrap_or(members[0])].id;
+                let error = guard::classify(env, &self.limits, state, call, trap);
+                return Err(Fault { error, suspect });
+            }
+        };
+        let results = match returned.entries(members.len()) {
+            Ok(entries) => entries,
+            Err(message) => {
+                return Err(Fault {
+                    error: Error::Contract {
+                        env: self.members[members[0]].id.clone(),
+                        call,
+                        message,
+                    },
+                    suspect: None,
+                });
+            }
+        };
+        let outputs = members
+            .iter()
+            .zip(results)
+            .map(|(&m, entry)| self.check(m, call, entry, text))
+            .collect();
+        Ok(outputs)
+    }
+
+    /// Checks one entry of a call's results against `member`'s limits and the contract, and
+    /// copies its strings to `text`.
+    fn check(
+        &mut self,
+        member: usize,
+        call: &'static str,
+        entry: Entry<'_>,
+        text: &mut String,
+    ) -> std::result::Result<Output, Error> {
+        let m = &mut self.members[member];
+        let (observation, info, reward, terminated, truncated) = match entry {
+            Entry::Refused(refusal) => return Err(guard::refused(&m.id, call, refusal)),
+            Entry::Done {
+                observation,
+                info,
+                reward,
+                terminated,
+                truncated,
+            } => (observation, info, reward, terminated, truncated),
+        };
+        let violation = |message: String| Error::Contract {
+            env: m.id.clone(),
+            call,
+            message,
+        };
+        let limit = self.limits.max_observation_bytes;
+        if observation.len() > limit {
+            return Err(violation(format!(
+                "observation is {} bytes, over the limit of {limit}",
+                observation.len()
+            )));
+        }
+        if !reward.is_finite() {
+            return Err(violation(format!(
+                "reward must be a finite number, got {reward}"
+            )));
+        }
+        if info.is_empty() || info != m.last_info {
+            let limit = self.limits.max_info_bytes;
+            if info.len() > limit {
+                return Err(violation(format!(
+                    "info is {} bytes, over the limit of {limit}",
+                    info.len()
+                )));
+            }
+            Info::check_json(info).map_err(violation)?;
+            m.last_info.clear();
+            m.last_info.push_str(info);
+        }
+        let flags = u8::from(terminated) | (u8::from(truncated) << 1);
+        let digest = match self.members.len() {
+            1 => 0,
+            _ => record::digest(observation, info, reward, flags),
+        };
+        Ok((
+            TextStep {
+                observation: append(text, observation),
+                info: append(text, info),
+                reward,
+                terminated,
+                truncated,
+            },
+            digest,
+        ))
+    }
+
+    /// One call on `member`'s own resource, under its limits. A trap discards the instance
+    /// (the member's episode is over; the others are replayed into the next instance).
+    fn call_member<R>(
+        &mut self,
+        member: usize,
+        name: &'static str,
+        f: guard::GuestCall<'_, EnvPlugin, R>,
+    ) -> Result<R> {
+        if let Some(error) = self.members[member].lost.take() {
+            return Err(error);
+        }
+        self.ensure_live()?;
+        let live = self.live.as_mut().expect("a live instance");
+        self.limits.arm(&mut live.store);
+        live.store.data().stderr.clear();
+        let handle = live.handles[member];
+        match f(&mut live.store, &live.api, handle) {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(refusal)) => Err(guard::refused(&self.members[member].id, name, refusal)),
+            Err(trap) => {
+                let live = self.live.take().expect("a live instance");
+                let error = guard::classify(
+                    &self.members[member].id,
+                    &self.limits,
+                    live.store.data(),
+                    name,
+                    trap,
+                );
+                Err(self.fail(member, error))
+            }
+        }
+    }
+
+    fn guest_sample(&mut self, member: usize) -> Result<String> {
+        self.call_member(member, "sample_random_action", &mut |s, api, h| {
+            api.geode_env_env()
+                .instance()
+                .call_sample_random_action(s, h)
+        })
+    }
+
+    fn guest_set_state(&mut self, member: usize, state: &[u8]) -> Result<()> {
+        self.call_member(member, "set_state", &mut |s, api, h| {
+            api.geode_env_env().instance().call_set_state(s, h, state)
+        })
+    }
+
+    /// Refuses an action over the action size limit before it reaches the guest.
+    fn check_action(&self, member: usize, action: &str) -> Result<()> {
+        let limit = self.limits.max_action_bytes;
+        if action.len() > limit {
+            return Err(Error::InputTooLarge {
+                env: self.members[member].id.clone(),
+                what: "action",
+                len: action.len(),
+                limit,
+            });
+        }
+        Ok(())
+    }
+}
+
+impl Fault {
+    /// Whether the fault is the suspect's own doing: a limit of its own budget (fuel, deadline
+    /// and memory growth are armed when its turn begins) or a trap in its code. A malformed
+    /// batch comes from none of them in particular: its members run again one by one.
+    fn is_own(&self, batch_len: usize) -> bool {
+        batch_len == 1
+            || matches!(
+                self.error,
+                Error::OutOfFuel { .. }
+                    | Error::Deadline { .. }
+                    | Error::MemoryLimit { .. }
+                    | Error::StackOverflow { .. }
+                    | Error::GuestTrap { .. }
+            )
+    }
+}
+
+/// The checked `enrol`, `step-each` and `reset-each` exports, when the plugin has them (and
+/// they match the contract; a plugin built for another shape of `batch` runs one env per unit).
+fn batch_exports(
+    store: &mut Store<GuestState>,
+    instance: &wasmtime::component::Instance,
+    id: &str,
+) -> Result<Option<(TypedFunc<EnrolArgs, (u32,)>, Func, Func)>> {
+    let Some(batch) = instance.get_export_index(&mut *store, None, BATCH_EXPORT) else {
+        return Ok(None);
+    };
+    let mut lookup = |name: &str| {
+        instance
+            .get_export_index(&mut *store, Some(&batch), name)
+            .and_then(|index| instance.get_func(&mut *store, index))
+    };
+    let (Some(enrol), Some(step_each), Some(reset_each)) =
+        (lookup("enrol"), lookup("step-each"), lookup("reset-each"))
+    else {
+        return Ok(None);
+    };
+    let checked = enrol.typed::<EnrolArgs, (u32,)>(&*store).and_then(|enrol| {
+        step_each.typed::<StepArgs<'_>, (BatchResults,)>(&*store)?;
+        reset_each.typed::<ResetArgs<'_>, (BatchResults,)>(&*store)?;
+        Ok(enrol)
+    });
+    match checked {
+        Ok(enrol) => Ok(Some((enrol, step_each, reset_each))),
+        Err(e) => {
+            if std::env::var_os("GEODE_LOG").is_some() {
+                eprintln!("[{id}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
+            }
+            Ok(None)
+        }
+    }
+}
+
+/// One call of the `batch` export for `members` (all steps or all resets).
+fn call_batch(
+    live: &mut Live,
+    step_each: Func,
+    reset_each: Func,
+    members: &[usize],
+    requests: &[Request<'_>],
+    limits: &Limits,
+) -> wasmtime::Result<BatchResults> {
+    let numbers: Vec<u32> = members.iter().map(|&m| live.numbers[m]).collect();
+    limits.arm(&mut live.store);
+    let state = live.store.data_mut();
+    state.running = None;
+    state.stderr.clear();
+    match requests[0] {
+        Request::Step(_) => {
+            let mut actions = String::with_capacity(requests.iter().map(request_len).sum());
+            let mut ends: Vec<u32> = Vec::with_capacity(requests.len());
+            for request in requests {
+                if let Request::Step(action) = request {
+                    actions.push_str(action);
+                }
+                ends.push(u32::try_from(actions.len()).unwrap_or(u32::MAX));
+            }
+            // SAFETY: the signature was checked when the instance was built.
+            let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
+                unsafe { TypedFunc::new_unchecked(step_each) };
+            Ok(func.call(&mut live.store, (&numbers, &actions, &ends))?.0)
+        }
+        Request::Reset(first) => {
+            let starts: Vec<EpisodeStart> = requests
+                .iter()
+                .map(|r| match r {
+                    Request::Reset(start) => *start,
+                    Request::Step(_) => unreachable!("a batch is all steps or all resets"),
+                })
+                .collect();
+            live.store.data_mut().reseed(wasi_seed(first));
+            // SAFETY: the signature was checked when the instance was built.
+            let func: TypedFunc<ResetArgs<'_>, (BatchResults,)> =
+                unsafe { TypedFunc::new_unchecked(reset_each) };
+            Ok(func.call(&mut live.store, (&numbers, &starts))?.0)
+        }
+    }
+}
+
+fn request_len(request: &Request<'_>) -> usize {
+    match request {
+        Request::Step(action) => action.len(),
+        Request::Reset(_) => 0,
+    }
+}
+
+/// The seed of an instance's WASI randomness and clocks for a batch of resets.
+fn wasi_seed(start: EpisodeStart) -> u64 {
+    match start {
+        EpisodeStart::Seeded(seed) => seed,
+        EpisodeStart::Continued(Continuation { stream, number }) => {
+            stream ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        }
+    }
+}
+
+/// One call of the plain `env` export for a unit's only member.
+fn call_plain(
+    live: &mut Live,
+    member: usize,
+    request: Request<'_>,
+    limits: &Limits,
+) -> wasmtime::Result<BatchResults> {
+    limits.arm(&mut live.store);
+    live.store.data().stderr.clear();
+    let handle = live.handles[member];
+    let instance = live.api.geode_env_env().instance();
+    Ok(match request {
+        Request::Step(action) => {
+            let out: std::result::Result<StepResult, EnvError> =
+                instance.call_step(&mut live.store, handle, action)?;
+            BatchResults::from_step(out)
+        }
+        Request::Reset(start) => {
+            if let EpisodeStart::Seeded(seed) = start {
+                live.store.data_mut().reseed(seed);
+            }
+            let out: std::result::Result<ResetResult, EnvError> =
+                instance.call_reset(&mut live.store, handle, start.plain_seed())?;
+            BatchResults::from_reset(out)
+        }
+    })
+}
+
+/// The next value of an entropy stream (an LCG step plus a xorshift).
+fn next_entropy(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6_364_136_223_846_793_005)
+        .wrapping_add(1_442_695_040_888_963_407);
+    *state ^ (*state >> 29)
+}
+
+impl Unit for ComponentUnit {
+    fn len(&self) -> usize {
+        self.members.len()
+    }
+
+    fn id(&self, member: usize) -> &str {
+        &self.members[member].id
+    }
+
+    fn step_each(&mut self, steps: &[(usize, &str)], text: &mut String) -> Vec<Result<TextStep>> {
+        let mut out: Vec<Option<Result<TextStep>>> = Vec::with_capacity(steps.len());
+        let mut batch: Vec<(usize, Request<'_>)> = Vec::with_capacity(steps.len());
+        for &(member, action) in steps {
+            match self.check_action(member, action) {
+                Ok(()) => {
+                    batch.push((member, Request::Step(action)));
+                    out.push(None);
+                }
+                Err(error) => out.push(Some(Err(error))),
+            }
+        }
+        let mut results = self.run(&batch, text).into_iter();
+        out.into_iter()
+            .map(|slot| {
+                slot.unwrap_or_else(|| {
+                    let result = results.next().expect("one result per request");
+                    result.map(|(step, _)| step)
+                })
+            })
+            .collect()
+    }
+
+    fn reset_each(
+        &mut self,
+        resets: &[(usize, Option<u64>)],
+        text: &mut String,
+    ) -> Vec<Result<TextReset>> {
+        let batch: Vec<(usize, Request<'_>)> = resets
+            .iter()
+            .map(|&(m, seed)| (m, Request::Reset(self.members[m].record.next_start(seed))))
+            .collect();
+        self.run(&batch, text)
+            .into_iter()
+            .map(|r| {
+                r.map(|(step, _)| TextReset {
+                    observation: step.observation,
+                    info: step.info,
+                })
+            })
+            .collect()
+    }
+
+    fn sample_random_action(&mut self, member: usize) -> Result<String> {
+        let action = self.guest_sample(member)?;
+        let limit = self.limits.max_action_bytes;
+        if action.len() > limit {
+            self.live = None;
+            return Err(self.fail(
+                member,
+                Error::Contract {
+                    env: self.members[member].id.clone(),
+                    call: "sample_random_action",
+                    message: format!(
+                        "action is {} bytes, over the limit of {limit}",
+                        action.len()
+                    ),
+                },
+            ));
+        }
+        let digest = record::digest(&action, "", 0.0, 0);
+        self.members[member].record.sample(digest);
+        Ok(action)
+    }
+
+    fn get_state(&mut self, member: usize) -> Result<Vec<u8>> {
+        let guest = self.call_member(member, "get_state", &mut |s, api, h| {
+            api.geode_env_env().instance().call_get_state(s, h)
+        })?;
+        let state = record::wrap_state(self.members[member].record.stream(), &guest);
+        let limit = self.limits.max_state_bytes;
+        if state.len() > limit {
+            self.live = None;
+            return Err(self.fail(
+                member,
+                Error::Contract {
+                    env: self.members[member].id.clone(),
+                    call: "get_state",
+                    message: format!("state is {} bytes, over the limit of {limit}", state.len()),
+                },
+            ));
+        }
+        Ok(state)
+    }
+
+    fn set_state(&mut self, member: usize, state: &[u8]) -> Result<()> {
+        let limit = self.limits.max_state_bytes;
+        if state.len() > limit {
+            return Err(Error::InputTooLarge {
+                env: self.members[member].id.clone(),
+                what: "state",
+                len: state.len(),
+                limit,
+            });
+        }
+        self.members[member].lost = None;
+        let (stream, guest) = record::unwrap_state(state);
+        self.guest_set_state(member, guest)?;
+        let m = &mut self.members[member];
+        if let Some(stream) = stream {
+            m.record.set_stream(stream);
+        }
+        m.record.begin(Start::State(guest.into()), 0);
+        m.running = true;
+        Ok(())
+    }
+
+    fn spawn(&mut self, member: usize, same_state: bool) -> Result<Box<dyn Env>> {
+        let m = &self.members[member];
+        let members = vec![(m.id.clone(), m.config.clone())];
+        let mut twin = crate::ComponentEnv::from_unit(ComponentUnit::new(
+            self.plugin.clone(),
+            members,
+            self.limits.clone(),
+        )?);
+        if same_state && self.members[member].running {
+            let state = self.get_state(member)?;
+            twin.set_state(&state)?;
+        }
+        Ok(Box::new(twin))
+    }
+}
