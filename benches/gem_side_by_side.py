@@ -5,7 +5,7 @@ Runs GEM's SyncVectorEnv and AsyncVectorEnv (pip `gem-llm`, installed into a pri
 first use) and geode's sync vector env and async pool (`cargo bench --bench vector_throughput`)
 with pre-generated random actions and SameStep autoreset, then prints steps/s and the ratios.
 
-    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3] [--group 1]
+    python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3] [--group 0]
 
 Two-thread rates on small VMs vary from run to run (the same binary can land ~40% apart), so
 every cell is measured `--repeat` times: the table shows medians, and the ranges follow it.
@@ -88,8 +88,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="GEM measuring time per cell")
     parser.add_argument("--steps", type=int, default=2_000_000, help="geode steps per cell")
     parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
-    parser.add_argument("--group", type=int, default=1,
-                        help="geode's VecSpec::group_size (envs per component instance)")
+    parser.add_argument("--group", type=int, default=0,
+                        help="geode's VecSpec::group_size (envs per unit; 0, the default, picks it)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 

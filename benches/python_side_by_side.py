@@ -29,11 +29,11 @@ RUNNER = r"""
 import asyncio, importlib, json, random, sys, time, types
 sys.modules.setdefault("requests", types.ModuleType("requests"))
 module, env_id, n, seconds, mode = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
-group = int(sys.argv[6]) if len(sys.argv) > 6 else 1
+group = int(sys.argv[6]) if len(sys.argv) > 6 else 0
 gem = importlib.import_module(module)
 rng = random.Random(1234)
 batches = [["\\boxed{%d}" % rng.randint(1, 50) for _ in range(n)] for _ in range(64)]
-extra = {"group_size": group} if group > 1 else {}  # geode only: envs sharing an instance
+extra = {"group_size": group} if group > 0 else {}  # geode only: envs per unit (0: default)
 vec = gem.make_vec([env_id] * n, async_mode=mode != "sync", seed=0, **extra)
 vec.reset(seed=0)
 
@@ -87,7 +87,7 @@ def ensure_geode() -> Path:
     return GEODE_PYTHON
 
 
-def rate(python: Path, module: str, n: int, seconds: float, mode: str, group: int = 1) -> float:
+def rate(python: Path, module: str, n: int, seconds: float, mode: str, group: int = 0) -> float:
     out = subprocess.run(
         [str(python), "-c", RUNNER, module, ENV_ID, str(n), str(seconds), mode, str(group)],
         capture_output=True, text=True, check=True,
@@ -100,8 +100,8 @@ def main() -> None:
     parser.add_argument("--envs", default="16,64,256")
     parser.add_argument("--seconds", type=float, default=3.0, help="measuring time per cell")
     parser.add_argument("--repeat", type=int, default=3, help="runs of every cell (median shown)")
-    parser.add_argument("--group", type=int, default=1,
-                        help="geode's group_size (envs per component instance)")
+    parser.add_argument("--group", type=int, default=0,
+                        help="geode's group_size (envs per unit; 0, the default, picks it)")
     args = parser.parse_args()
     envs = [int(x) for x in args.envs.split(",")]
 

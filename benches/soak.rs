@@ -2,7 +2,7 @@
 //! printed before and after (it must stay flat).
 //!
 //! `cargo bench -p geode-benches --bench soak -- [--steps N] [--group K]` (`--group`: envs per
-//! component instance, `VecSpec::group_size`).
+//! unit, `VecSpec::group_size`; 0, the default, picks it).
 
 use geode_benches::rss_kib;
 use geode_runtime::{Actions, VecSpec};
@@ -10,12 +10,12 @@ use std::time::Instant;
 
 fn main() {
     let mut steps: usize = 10_000_000;
-    let mut group_size = 1;
+    let mut group_size = 0;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         match flag.as_str() {
             "--steps" => steps = it.next().and_then(|s| s.parse().ok()).unwrap_or(steps),
-            "--group" => group_size = it.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            "--group" => group_size = it.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             _ => {} // cargo bench passes --bench
         }
     }

@@ -20,7 +20,7 @@ struct Args {
     /// Python) does: it then runs on the calling thread plus one helper per other core. Applies
     /// to the thread counts that use every core; fewer threads still run in a rayon pool.
     outside: bool,
-    /// Envs per component instance (`VecSpec::group_size`).
+    /// Envs per unit (`VecSpec::group_size`; 0 picks it from the slot count).
     group: usize,
     /// Instead of one vector on several threads, step this many independent vectors side by
     /// side in one process, one thread each (tells in-process contention from scheduling cost).
@@ -41,7 +41,7 @@ fn args() -> Args {
         json: false,
         only: String::new(),
         outside: false,
-        group: 1,
+        group: 0,
         side_by_side: 0,
     };
     let mut it = std::env::args().skip(1);
@@ -53,7 +53,7 @@ fn args() -> Args {
             "--json" => args.json = true,
             "--only" => args.only = it.next().unwrap_or_default(),
             "--outside" => args.outside = true,
-            "--group" => args.group = it.next().and_then(|s| s.parse().ok()).unwrap_or(1),
+            "--group" => args.group = it.next().and_then(|s| s.parse().ok()).unwrap_or(0),
             "--side-by-side" => {
                 args.side_by_side = it.next().and_then(|s| s.parse().ok()).unwrap_or(2)
             }

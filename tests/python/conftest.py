@@ -46,3 +46,23 @@ class FakeTokenizer:
 def tokenizer():
     """A chat-template tokenizer stand-in."""
     return FakeTokenizer()
+
+
+POISON = ROOT / "target/plugins/wasm32-wasip2/plugin/poison.wasm"
+
+
+@pytest.fixture(scope="session")
+def poison(gem):
+    """Loads ``tests/plugins/poison`` (built here when missing): a game whose ``poison:*``
+    actions break the host's limits or the contract."""
+    if not POISON.exists():
+        build = subprocess.run(
+            ["cargo", "build", "--profile", "plugin", "--target", "wasm32-wasip2", "-p", "poison",
+             "--target-dir", str(ROOT / "target/plugins")],
+            cwd=ROOT, capture_output=True, text=True,
+        )
+        if build.returncode != 0 or not POISON.exists():
+            pytest.fail(f"cannot build the poison test plugin: {build.stderr[-500:]}")
+    if "poison:Counter-v0" not in gem.ENV_REGISTRY:
+        gem.load_plugin(str(POISON))
+    return gem

@@ -177,9 +177,18 @@ def test_group_size_steps_like_separate_instances(gem, async_mode):
     assert runs[0] == runs[1]
 
 
-def test_group_size_refuses_wrappers(gem):
-    with pytest.raises(gem.InvalidArgumentError, match="group_size"):
-        gem.make_vec([EASY] * 4, wrappers=["episode_tracking"], group_size=2)
+def test_wrapped_envs_step_alike_whatever_the_group_size(gem):
+    """Wrapped envs step as units of one: a group size does not change what they return."""
+    runs = []
+    for group_size in (1, 2):
+        vec = gem.make_vec([EASY] * 4, wrappers=["episode_tracking"], seed=1,
+                           group_size=group_size)
+        trace = [vec.reset()[0]]
+        for k in range(6):
+            obs, rewards, _, _, infos = vec.step([f"\\boxed{{{k}}}"] * 4)
+            trace.append((list(obs), rewards.tolist(), [dict(i) for i in infos]))
+        runs.append(trace)
+    assert runs[0] == runs[1]
 
 
 def test_a_result_is_held_until_the_next_step_only(gem, async_mode):

@@ -3,7 +3,7 @@
 use crate::env::Env;
 use crate::limits::Limits;
 use crate::registry::Registry;
-use crate::unit::{BoxedUnit, ComponentUnit, Unit};
+use crate::unit::{BoxedUnit, ComponentUnit, SharedMember, Unit};
 use crate::vector::{AsyncPool, AutoresetMode, Units, VectorEnv};
 use crate::wrappers::{EpisodeTracking, ObservationHistory, ObservationMode, ToolEnv, ToolRewards};
 use crate::{Error, Result};
@@ -71,7 +71,8 @@ pub struct VecSpec {
     /// and the cores; 1 gives each env an instance of its own; K puts up to K consecutive slots
     /// of one plugin in a unit, stepped with one call into the guest per step. A fault inside a
     /// unit is recovered so that only the env that caused it sees an error (see
-    /// [`crate::vector`]); wrapped envs and plugins without the `batch` export step alone.
+    /// [`crate::vector`]). Wrapped envs share instances too but step one by one; plugins without
+    /// the `batch` export step alone.
     pub group_size: usize,
 }
 
@@ -193,8 +194,9 @@ impl Registry {
 
     /// The slots of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in
     /// `wrappers`, cut into units of up to `group_size` envs (0: [`auto_group_size`]).
-    /// Consecutive unwrapped envs of one plugin that exports `batch` share a unit (their ids and
-    /// configurations may differ); every other env is a unit of its own.
+    /// Consecutive envs of one plugin that exports `batch` share a unit (their ids and
+    /// configurations may differ); wrapped, each steps on its own over its shared member. Every
+    /// other env is a unit of its own.
     pub fn make_units(
         &self,
         ids: &[String],
@@ -215,23 +217,31 @@ impl Registry {
         let mut units: Vec<Box<dyn Unit>> = Vec::with_capacity(ids.len().div_ceil(size));
         let mut members: Vec<(String, String)> = Vec::new();
         let mut plugin: Option<std::sync::Arc<crate::Plugin>> = None;
+        // A run of members becomes a unit; wrapped, each member is an env of its own over it.
         let flush = |plugin: &mut Option<std::sync::Arc<crate::Plugin>>,
                      members: &mut Vec<(String, String)>,
                      units: &mut Vec<Box<dyn Unit>>|
          -> Result<()> {
-            if let Some(plugin) = plugin.take() {
-                let members = std::mem::take(members);
-                units.push(Box::new(ComponentUnit::new(
-                    plugin,
-                    members,
-                    limits.clone(),
-                )?));
+            let Some(plugin) = plugin.take() else {
+                return Ok(());
+            };
+            let unit = ComponentUnit::new(plugin, std::mem::take(members), limits.clone())?;
+            if wrappers.is_empty() {
+                units.push(Box::new(unit));
+                return Ok(());
+            }
+            for member in SharedMember::all(unit) {
+                let mut env: Box<dyn Env> = Box::new(member);
+                for spec in wrappers {
+                    env = self.wrap(env, spec, limits)?;
+                }
+                units.push(Box::new(BoxedUnit(env)));
             }
             Ok(())
         };
         for (id, config) in ids.iter().zip(configs) {
             let batchable = match self.lookup(id) {
-                Ok((found, _)) if wrappers.is_empty() && size > 1 => {
+                Ok((found, _)) if size > 1 => {
                     ComponentUnit::can_batch(found).then(|| found.clone())
                 }
                 _ => None,

@@ -923,12 +923,12 @@ impl Unit for ComponentUnit {
         }
         self.members[member].lost = None;
         let (stream, guest) = record::unwrap_state(state);
-        self.guest_set_state(member, guest)?;
+        self.guest_set_state(member, &guest)?;
         let m = &mut self.members[member];
         if let Some(stream) = stream {
             m.record.set_stream(stream);
         }
-        m.record.begin(Start::State(guest.into()), 0);
+        m.record.begin(Start::State(guest.as_ref().into()), 0);
         m.running = true;
         Ok(())
     }

@@ -6,15 +6,18 @@
 //! - [`ComponentUnit`]: envs of one component plugin in one instance; one guest call per batch
 //!   through the plugin's `batch` export. A fault inside the call is recovered so that only the
 //!   member that caused it sees an error (see `component.rs`).
-//! - [`BoxedUnit`]: any other [`Env`] (native envs, wrapped envs), a unit of one.
+//! - [`BoxedUnit`]: any other [`Env`] (native envs, wrapped envs), a unit of one. Wrapped envs
+//!   of a plugin that exports `batch` still share instances: each wraps a [`SharedMember`].
 
 mod columns;
 mod component;
 mod record;
 mod results;
+mod shared;
 
 pub use component::ComponentUnit;
 pub(crate) use results::{PackedEntry, PackedRun, TextReset, TextStep};
+pub(crate) use shared::SharedMember;
 
 use crate::Result;
 use crate::env::{Env, ResetOutput, StepOutput};

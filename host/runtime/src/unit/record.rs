@@ -137,26 +137,56 @@ impl Record {
     }
 }
 
-/// Marks a state snapshot that carries its member's seed stream ahead of the guest's own state.
+/// Marks a binary state snapshot that carries its member's seed stream ahead of the guest's own
+/// state.
 const SNAPSHOT_TAG: &[u8; 8] = b"geode\x00s1";
 
-/// A state snapshot: the seed stream, then the guest's state, so that a restored env's unseeded
-/// episodes go on as the original's would.
-pub(crate) fn wrap_state(stream: (u64, u64), guest: &[u8]) -> Vec<u8> {
+/// The key a JSON state snapshot carries its member's seed stream under.
+const STREAM_KEY: &str = "{\"geode_stream\":[";
+
+/// A state snapshot: the guest's state plus the seed stream, so that a restored env's unseeded
+/// episodes go on as the original's would. A JSON object state stays a JSON object (the stream
+/// becomes its first key); any other state gets a binary header.
+pub(crate) fn wrap_state((stream, unseeded): (u64, u64), guest: &[u8]) -> Vec<u8> {
+    if let Some(rest) = guest.strip_prefix(b"{") {
+        let comma = if rest.trim_ascii_start().starts_with(b"}") {
+            ""
+        } else {
+            ","
+        };
+        let head = format!("{STREAM_KEY}{stream},{unseeded}]{comma}");
+        return [head.as_bytes(), rest].concat();
+    }
     let mut out = Vec::with_capacity(24 + guest.len());
     out.extend_from_slice(SNAPSHOT_TAG);
-    out.extend_from_slice(&stream.0.to_le_bytes());
-    out.extend_from_slice(&stream.1.to_le_bytes());
+    out.extend_from_slice(&stream.to_le_bytes());
+    out.extend_from_slice(&unseeded.to_le_bytes());
     out.extend_from_slice(guest);
     out
 }
 
 /// The seed stream and the guest's state of a snapshot (a bare guest state has no stream).
-pub(crate) fn unwrap_state(state: &[u8]) -> (Option<(u64, u64)>, &[u8]) {
-    let word = |at: usize| u64::from_le_bytes(state[at..at + 8].try_into().expect("8 bytes"));
+pub(crate) fn unwrap_state(state: &[u8]) -> (Option<(u64, u64)>, std::borrow::Cow<'_, [u8]>) {
+    if let Some(rest) = state.strip_prefix(STREAM_KEY.as_bytes())
+        && let Some(end) = rest.iter().position(|&b| b == b']')
+        && let Ok(numbers) = std::str::from_utf8(&rest[..end])
+        && let Some((a, b)) = numbers.split_once(',')
+        && let (Ok(stream), Ok(unseeded)) = (a.trim().parse(), b.trim().parse())
+    {
+        let rest = &rest[end + 1..];
+        let rest = rest.strip_prefix(b",").unwrap_or(rest);
+        return (
+            Some((stream, unseeded)),
+            [b"{".as_slice(), rest].concat().into(),
+        );
+    }
     match state.strip_prefix(SNAPSHOT_TAG.as_slice()) {
-        Some(rest) if rest.len() >= 16 => (Some((word(8), word(16))), &state[24..]),
-        _ => (None, state),
+        Some(rest) if rest.len() >= 16 => {
+            let word =
+                |at: usize| u64::from_le_bytes(rest[at..at + 8].try_into().expect("8 bytes"));
+            (Some((word(0), word(8))), rest[16..].into())
+        }
+        _ => (None, state.into()),
     }
 }
 
@@ -187,9 +217,14 @@ mod tests {
 
     #[test]
     fn snapshots_carry_the_seed_stream() {
-        let wrapped = wrap_state((5, 9), b"guest");
-        assert_eq!(unwrap_state(&wrapped), (Some((5, 9)), b"guest".as_slice()));
-        assert_eq!(unwrap_state(b"bare"), (None, b"bare".as_slice()));
+        for guest in [b"guest".as_slice(), b"{\"a\":1}", b"{}", b"{ }"] {
+            let wrapped = wrap_state((5, 9), guest);
+            let (stream, back) = unwrap_state(&wrapped);
+            assert_eq!((stream, &*back), (Some((5, 9)), guest));
+        }
+        let json = wrap_state((5, 9), b"{\"a\":1}");
+        assert_eq!(json, b"{\"geode_stream\":[5,9],\"a\":1}");
+        assert_eq!(&*unwrap_state(b"bare").1, b"bare");
     }
 
     #[test]

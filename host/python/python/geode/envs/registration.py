@@ -191,7 +191,7 @@ def make_vec(
     limits: Optional[dict] = None,
     num_threads: int = 0,
     on_error: str = "info",
-    group_size: int = 1,
+    group_size: int = 0,
     **kwargs: Any,
 ) -> VectorEnv:
     """GEM's ``make_vec``: one env per id (a str makes one env), env i seeded ``seed + i`` (or
@@ -201,9 +201,10 @@ def make_vec(
     (``SameStep`` default, ``NextStep``, ``Disabled``), ``limits``, ``num_threads`` for the async
     pool (0: one per core) and ``on_error`` (``"info"``: a failed env is restarted and its info
     gets ``error``/``error_type``; ``"raise"``: the step raises it after the batch), and
-    ``group_size``: above 1, consecutive envs of one id and config share a component instance in
-    groups of up to that many, stepped with one call each (faster; a failure restarts the whole
-    group; no wrappers)."""
+    ``group_size``: envs per unit, consecutive envs of one plugin sharing a component instance and
+    stepped with one call per unit (0, the default, picks the size from the slot count and the
+    cores; 1 gives every env its own instance). A failure inside a unit is recovered: only the
+    env that caused it reports an error and restarts."""
     if isinstance(env_ids, str):
         env_ids = [env_ids]
     env_ids = list(env_ids)
