@@ -40,7 +40,7 @@ pub struct GuestState {
     /// The code sandbox the `sandbox` import runs on (`None`: the import answers unsupported).
     pub sandbox: Option<crate::sandbox::SharedSandbox>,
     /// When the running call (or batch member) must end; checked by the epoch callback.
-    pub deadline: Option<std::time::Instant>,
+    pub(crate) deadline: Option<std::time::Duration>,
     /// What each member of a unit gets when the batch loop names it (`members.begin`).
     pub(crate) member_budget: crate::limits::Budget,
     /// The member (its `enrol` number) the batch loop named last: the one to blame for a fault.

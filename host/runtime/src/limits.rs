@@ -75,8 +75,8 @@ pub(crate) struct Budget {
 }
 
 /// Arms `store` with `fuel` and a deadline `deadline` from now. The epoch deadline is only a
-/// wake-up: the store's epoch callback (see [`on_epoch`]) checks the real clock, so a ticker that
-/// ran late and caught up never ends a call early.
+/// wake-up: the store's epoch callback (see [`on_epoch`]) checks the clock, so a ticker that ran
+/// late and caught up never ends a call early.
 pub(crate) fn arm_budget(
     mut store: wasmtime::StoreContextMut<'_, crate::host_state::GuestState>,
     fuel: Option<u64>,
@@ -87,7 +87,7 @@ pub(crate) fn arm_budget(
         .expect("fuel is enabled on the engine");
     match deadline {
         Some(deadline) => {
-            store.data_mut().deadline = Some(std::time::Instant::now() + deadline);
+            store.data_mut().deadline = Some(coarse::now() + deadline);
             store.set_epoch_deadline(crate::engine::deadline_ticks(deadline));
         }
         None => {
@@ -97,7 +97,7 @@ pub(crate) fn arm_budget(
     }
 }
 
-/// The epoch callback of every guest store: interrupts the call once its deadline has really
+/// The epoch callback of every guest store: interrupts the call once its deadline has surely
 /// passed, or sleeps until it will have.
 pub(crate) fn on_epoch(
     store: wasmtime::StoreContextMut<'_, crate::host_state::GuestState>,
@@ -105,13 +105,69 @@ pub(crate) fn on_epoch(
     let Some(until) = store.data().deadline else {
         return Ok(wasmtime::UpdateDeadline::Continue(u64::MAX / 2));
     };
-    let now = std::time::Instant::now();
-    if now >= until {
+    let now = coarse::now();
+    let due = until + coarse::resolution();
+    if now >= due {
         return Ok(wasmtime::UpdateDeadline::Interrupt);
     }
     Ok(wasmtime::UpdateDeadline::Continue(
-        crate::engine::deadline_ticks(until - now),
+        crate::engine::deadline_ticks(due - now),
     ))
+}
+
+/// A monotonic clock cheap enough to read at every member's turn: the kernel's coarse clock
+/// (a memory read, no time-stamp counter), which lags the real time by at most its resolution.
+/// A deadline checked as `now >= start + limit + resolution` therefore never fires early.
+mod coarse {
+    use std::time::Duration;
+
+    /// The time since an arbitrary fixed point.
+    #[cfg(target_os = "linux")]
+    pub fn now() -> Duration {
+        read(libc::CLOCK_MONOTONIC_COARSE)
+    }
+
+    /// How far the clock may lag the real time.
+    #[cfg(target_os = "linux")]
+    pub fn resolution() -> Duration {
+        static RESOLUTION: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+        *RESOLUTION.get_or_init(|| {
+            let mut ts = libc::timespec {
+                tv_sec: 0,
+                tv_nsec: 0,
+            };
+            // SAFETY: `ts` is a valid timespec for the call to write.
+            let ok = unsafe { libc::clock_getres(libc::CLOCK_MONOTONIC_COARSE, &mut ts) } == 0;
+            match ok {
+                true => Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32),
+                false => Duration::from_millis(10),
+            }
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn read(clock: libc::clockid_t) -> Duration {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec for the call to write.
+        unsafe { libc::clock_gettime(clock, &mut ts) };
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    /// The time since the first call (other systems: the standard monotonic clock).
+    #[cfg(not(target_os = "linux"))]
+    pub fn now() -> Duration {
+        static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        START.get_or_init(std::time::Instant::now).elapsed()
+    }
+
+    /// The standard clock does not lag.
+    #[cfg(not(target_os = "linux"))]
+    pub fn resolution() -> Duration {
+        Duration::ZERO
+    }
 }
 
 /// Enforces the memory and table limits of one store and remembers whether it refused a growth,

@@ -95,12 +95,14 @@ impl VecSpec {
 /// instance limit, whatever the slot count.
 const MAX_AUTO_UNITS: usize = 1024;
 
-/// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: about four units per core
-/// (so the cores share a step evenly), at most 64 envs per unit, and at most
-/// [`MAX_AUTO_UNITS`] units.
+/// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: one unit per core (each
+/// core steps its own unit with one call; measured at 64 envs on two cores, units of 32 stepped
+/// 1.5x faster than units of 8, and two threads 1.9x faster than one), at most 64 envs per unit
+/// (so several units share a step as the slot count grows), and at most [`MAX_AUTO_UNITS`]
+/// units.
 pub fn auto_group_size(n: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    (n / (cores * 4))
+    n.div_ceil(cores)
         .clamp(1, 64)
         .max(n.div_ceil(MAX_AUTO_UNITS))
 }

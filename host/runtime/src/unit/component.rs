@@ -27,6 +27,11 @@ use std::sync::Arc;
 use wasmtime::Store;
 use wasmtime::component::{Func, ResourceAny, TypedFunc};
 
+/// Stands for a result until it is computed (never returned).
+fn pending() -> Error {
+    Error::Internal(String::new())
+}
+
 /// The `batch` export's interface name.
 const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
 
@@ -68,6 +73,17 @@ struct Live {
     numbers: Vec<u32>,
     /// The `step-each` and `reset-each` exports (checked), when the plugin has them.
     batch: Option<(Func, Func)>,
+    /// The arguments of the last batch call (buffers reused from call to call).
+    args: BatchArgs,
+}
+
+/// The arguments of a batch call.
+#[derive(Default)]
+struct BatchArgs {
+    numbers: Vec<u32>,
+    actions: String,
+    ends: Vec<u32>,
+    starts: Vec<EpisodeStart>,
 }
 
 /// One env of the unit.
@@ -238,6 +254,7 @@ impl ComponentUnit {
             handles,
             numbers,
             batch: batch.map(|(_, step, reset)| (step, reset)),
+            args: BatchArgs::default(),
         })
     }
 
@@ -325,12 +342,11 @@ impl ComponentUnit {
             return Ok(());
         }
         scratch.clear();
-        let members: Vec<usize> = batch.iter().map(|(m, _)| *m).collect();
-        let requests: Vec<Request<'_>> = batch.iter().map(|(_, r)| *r).collect();
-        let outputs = match self.guest_call(&members, &requests, scratch) {
+        let todo: Vec<usize> = (0..batch.len()).collect();
+        let outputs = match self.guest_call(batch, &todo, scratch) {
             Ok(outputs) => outputs,
             Err(fault) => {
-                let culprit = fault.suspect.unwrap_or(members[0]);
+                let culprit = fault.suspect.unwrap_or(batch[0].0);
                 return Err((culprit, fault.error));
             }
         };
@@ -354,22 +370,13 @@ impl ComponentUnit {
         }
     }
 
-    /// Runs `batch` (distinct members), recovering from faults (see the module documentation).
-    fn run(&mut self, batch: &[(usize, Request<'_>)], text: &mut String) -> Vec<Result<Output>> {
-        let mut results: Vec<Option<Result<Output>>> = batch.iter().map(|_| None).collect();
-        let todo: Vec<usize> = (0..batch.len()).collect();
-        self.run_positions(batch, todo, &mut results, text);
-        results
-            .into_iter()
-            .map(|r| r.expect("every request has a result"))
-            .collect()
-    }
-
-    fn run_positions(
+    /// Runs the requests of `batch` (distinct members) at positions `todo`, recovering from
+    /// faults (see the module documentation); each result goes to `results` at its position.
+    fn run(
         &mut self,
         batch: &[(usize, Request<'_>)],
         mut todo: Vec<usize>,
-        results: &mut [Option<Result<Output>>],
+        results: &mut [Result<TextStep>],
         text: &mut String,
     ) {
         if todo.is_empty() {
@@ -380,18 +387,18 @@ impl ComponentUnit {
             for p in todo {
                 let member = batch[p].0;
                 self.members[member].running = false;
-                results[p] = Some(Err(Error::GuestTrap {
+                results[p] = Err(Error::GuestTrap {
                     env: self.members[member].id.clone(),
                     call: "instantiate",
                     message: shared.clone(),
-                }));
+                });
             }
             return;
         }
         // Members whose episode was lost, or that have none to step, answer without the guest.
         todo.retain(|&p| match self.refuse(batch[p]) {
             Some(error) => {
-                results[p] = Some(Err(error));
+                results[p] = Err(error);
                 false
             }
             None => true,
@@ -399,28 +406,26 @@ impl ComponentUnit {
         if todo.is_empty() {
             return;
         }
-        let members: Vec<usize> = todo.iter().map(|&p| batch[p].0).collect();
-        let requests: Vec<Request<'_>> = todo.iter().map(|&p| batch[p].1).collect();
         let mark = text.len();
-        match self.guest_call(&members, &requests, text) {
+        match self.guest_call(batch, &todo, text) {
             Ok(outputs) => {
                 for (&p, output) in todo.iter().zip(outputs) {
-                    results[p] = Some(self.book(batch[p], output));
+                    results[p] = self.book(batch[p], output);
                 }
             }
             Err(fault) => {
                 text.truncate(mark);
                 self.live = None;
-                let blame = fault.suspect.filter(|_| fault.is_own(members.len()));
-                if let Some(position) = blame.and_then(|s| members.iter().position(|&m| m == s)) {
-                    let p = todo.remove(position);
-                    results[p] = Some(Err(self.fail(batch[p].0, fault.error)));
-                    self.run_positions(batch, todo, results, text);
+                let own = fault.suspect.filter(|_| fault.is_own(todo.len()));
+                if let Some(k) = own.and_then(|s| todo.iter().position(|&p| batch[p].0 == s)) {
+                    let p = todo.remove(k);
+                    results[p] = Err(self.fail(batch[p].0, fault.error));
+                    self.run(batch, todo, results, text);
                 } else if todo.len() == 1 {
-                    results[todo[0]] = Some(Err(self.fail(batch[todo[0]].0, fault.error)));
+                    results[todo[0]] = Err(self.fail(batch[todo[0]].0, fault.error));
                 } else {
                     for p in todo {
-                        self.run_positions(batch, vec![p], results, text);
+                        self.run(batch, vec![p], results, text);
                     }
                 }
             }
@@ -458,9 +463,8 @@ impl ComponentUnit {
     fn book(
         &mut self,
         (member, request): (usize, Request<'_>),
-        output: std::result::Result<Output, Error>,
-    ) -> Result<Output> {
-        let outcome = output;
+        outcome: std::result::Result<Output, Error>,
+    ) -> Result<TextStep> {
         let m = &mut self.members[member];
         match (&outcome, request) {
             (Ok((_, digest)), Request::Step(action)) => m.record.step(action, *digest),
@@ -480,25 +484,24 @@ impl ComponentUnit {
                 m.record.end();
             }
         }
-        outcome
+        outcome.map(|(step, _)| step)
     }
 
-    /// One call into the guest for `members` (distinct): each member's checked output and its
-    /// digest, or its refusal or contract violation; `Err` when the call itself failed (the
-    /// instance is then unusable).
+    /// One call into the guest for the requests of `batch` at positions `todo` (distinct
+    /// members): each member's checked output and its digest, or its refusal or contract
+    /// violation; `Err` when the call itself failed (the instance is then unusable).
     fn guest_call(
         &mut self,
-        members: &[usize],
-        requests: &[Request<'_>],
+        batch: &[(usize, Request<'_>)],
+        todo: &[usize],
         text: &mut String,
     ) -> std::result::Result<Vec<std::result::Result<Output, Error>>, Fault> {
-        let call = requests[0].name();
+        let (first, request) = batch[todo[0]];
+        let call = request.name();
         let live = self.live.as_mut().expect("a live instance");
         let returned = match live.batch {
-            Some((step_each, reset_each)) => {
-                call_batch(live, step_each, reset_each, members, requests, &self.limits)
-            }
-            None => call_plain(live, members[0], requests[0], &self.limits),
+            Some(_) => call_batch(live, batch, todo, &self.limits),
+            None => call_plain(live, first, request, &self.limits),
         };
         let mut returned = match returned {
             Ok(returned) => returned,
@@ -509,19 +512,19 @@ impl ComponentUnit {
                     Some(_) => state
                         .running
                         .and_then(|number| live.numbers.iter().position(|&n| n == number)),
-                    None => Some(members[0]),
+                    None => Some(first),
                 };
-                let env = &self.members[suspect.unwrap_or(members[0])].id;
+                let env = &self.members[suspect.unwrap_or(first)].id;
                 let error = guard::classify(env, &self.limits, state, call, trap);
                 return Err(Fault { error, suspect });
             }
         };
-        let results = match returned.entries(members.len()) {
+        let results = match returned.entries(todo.len()) {
             Ok(entries) => entries,
             Err(message) => {
                 return Err(Fault {
                     error: Error::Contract {
-                        env: self.members[members[0]].id.clone(),
+                        env: self.members[first].id.clone(),
                         call,
                         message,
                     },
@@ -529,10 +532,10 @@ impl ComponentUnit {
                 });
             }
         };
-        let outputs = members
+        let outputs = todo
             .iter()
             .zip(results)
-            .map(|(&m, entry)| self.check(m, call, entry, text))
+            .map(|(&p, entry)| self.check(batch[p].0, call, entry, text))
             .collect();
         Ok(outputs)
     }
@@ -718,56 +721,54 @@ fn batch_exports(
     }
 }
 
-/// One call of the `batch` export for `members` (all steps or all resets).
+/// One call of the `batch` export for the requests of `batch` at positions `todo` (all steps
+/// or all resets). Its arguments are written to buffers the instance keeps between calls.
 fn call_batch(
     live: &mut Live,
-    step_each: Func,
-    reset_each: Func,
-    members: &[usize],
-    requests: &[Request<'_>],
+    batch: &[(usize, Request<'_>)],
+    todo: &[usize],
     limits: &Limits,
 ) -> wasmtime::Result<BatchResults> {
-    let numbers: Vec<u32> = members.iter().map(|&m| live.numbers[m]).collect();
+    let Some((step_each, reset_each)) = live.batch else {
+        unreachable!("called on a plugin with the batch export only");
+    };
+    let args = &mut live.args;
+    args.numbers.clear();
+    args.numbers.extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
     limits.arm(&mut live.store);
     let state = live.store.data_mut();
     state.running = None;
     state.stderr.clear();
-    match requests[0] {
+    match batch[todo[0]].1 {
         Request::Step(_) => {
-            let mut actions = String::with_capacity(requests.iter().map(request_len).sum());
-            let mut ends: Vec<u32> = Vec::with_capacity(requests.len());
-            for request in requests {
-                if let Request::Step(action) = request {
-                    actions.push_str(action);
+            args.actions.clear();
+            args.ends.clear();
+            for &p in todo {
+                if let Request::Step(action) = batch[p].1 {
+                    args.actions.push_str(action);
                 }
-                ends.push(u32::try_from(actions.len()).unwrap_or(u32::MAX));
+                args.ends
+                    .push(u32::try_from(args.actions.len()).unwrap_or(u32::MAX));
             }
             // SAFETY: the signature was checked when the instance was built.
             let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
                 unsafe { TypedFunc::new_unchecked(step_each) };
-            Ok(func.call(&mut live.store, (&numbers, &actions, &ends))?.0)
+            let call = (args.numbers.as_slice(), args.actions.as_str(), args.ends.as_slice());
+            Ok(func.call(&mut live.store, call)?.0)
         }
         Request::Reset(first) => {
-            let starts: Vec<EpisodeStart> = requests
-                .iter()
-                .map(|r| match r {
-                    Request::Reset(start) => *start,
-                    Request::Step(_) => unreachable!("a batch is all steps or all resets"),
-                })
-                .collect();
+            args.starts.clear();
+            args.starts.extend(todo.iter().map(|&p| match batch[p].1 {
+                Request::Reset(start) => start,
+                Request::Step(_) => unreachable!("a batch is all steps or all resets"),
+            }));
             live.store.data_mut().reseed(wasi_seed(first));
             // SAFETY: the signature was checked when the instance was built.
             let func: TypedFunc<ResetArgs<'_>, (BatchResults,)> =
                 unsafe { TypedFunc::new_unchecked(reset_each) };
-            Ok(func.call(&mut live.store, (&numbers, &starts))?.0)
+            let call = (args.numbers.as_slice(), args.starts.as_slice());
+            Ok(func.call(&mut live.store, call)?.0)
         }
-    }
-}
-
-fn request_len(request: &Request<'_>) -> usize {
-    match request {
-        Request::Step(action) => action.len(),
-        Request::Reset(_) => 0,
     }
 }
 
@@ -827,26 +828,18 @@ impl Unit for ComponentUnit {
     }
 
     fn step_each(&mut self, steps: &[(usize, &str)], text: &mut String) -> Vec<Result<TextStep>> {
-        let mut out: Vec<Option<Result<TextStep>>> = Vec::with_capacity(steps.len());
-        let mut batch: Vec<(usize, Request<'_>)> = Vec::with_capacity(steps.len());
-        for &(member, action) in steps {
-            match self.check_action(member, action) {
-                Ok(()) => {
-                    batch.push((member, Request::Step(action)));
-                    out.push(None);
-                }
-                Err(error) => out.push(Some(Err(error))),
-            }
+        let mut results = Vec::with_capacity(steps.len());
+        let mut todo = Vec::with_capacity(steps.len());
+        for (p, &(member, action)) in steps.iter().enumerate() {
+            results.push(self.check_action(member, action).and_then(|()| {
+                todo.push(p);
+                Err(pending())
+            }));
         }
-        let mut results = self.run(&batch, text).into_iter();
-        out.into_iter()
-            .map(|slot| {
-                slot.unwrap_or_else(|| {
-                    let result = results.next().expect("one result per request");
-                    result.map(|(step, _)| step)
-                })
-            })
-            .collect()
+        let batch: Vec<(usize, Request<'_>)> =
+            steps.iter().map(|&(m, a)| (m, Request::Step(a))).collect();
+        self.run(&batch, todo, &mut results, text);
+        results
     }
 
     fn reset_each(
@@ -858,15 +851,13 @@ impl Unit for ComponentUnit {
             .iter()
             .map(|&(m, seed)| (m, Request::Reset(self.members[m].record.next_start(seed))))
             .collect();
-        self.run(&batch, text)
-            .into_iter()
-            .map(|r| {
-                r.map(|(step, _)| TextReset {
-                    observation: step.observation,
-                    info: step.info,
-                })
-            })
-            .collect()
+        let mut results: Vec<Result<TextStep>> = batch.iter().map(|_| Err(pending())).collect();
+        self.run(&batch, (0..batch.len()).collect(), &mut results, text);
+        let first = |step: TextStep| TextReset {
+            observation: step.observation,
+            info: step.info,
+        };
+        results.into_iter().map(|r| r.map(first)).collect()
     }
 
     fn sample_random_action(&mut self, member: usize) -> Result<String> {

@@ -24,10 +24,10 @@ enum Plan {
     Refuse(Error),
 }
 
-fn plan(state: &SlotState, id: &str, mode: AutoresetMode) -> Plan {
+fn plan(state: &SlotState, id: impl Fn() -> String, mode: AutoresetMode) -> Plan {
     if state.fresh {
         return Plan::Refuse(Error::InvalidState {
-            env: id.to_owned(),
+            env: id(),
             message: "step called before reset".into(),
         });
     }
@@ -35,7 +35,7 @@ fn plan(state: &SlotState, id: &str, mode: AutoresetMode) -> Plan {
         (false, _) | (true, AutoresetMode::SameStep) => Plan::Step,
         (true, AutoresetMode::NextStep) => Plan::ResetOnly,
         (true, AutoresetMode::Disabled) => Plan::Refuse(Error::InvalidState {
-            env: id.to_owned(),
+            env: id(),
             message: "the episode is over and autoreset is disabled; reset this slot".into(),
         }),
     }
@@ -64,7 +64,7 @@ pub(crate) fn advance(
     let mut stepping: Vec<usize> = Vec::with_capacity(batch.len());
     let mut to_step: Vec<(usize, &str)> = Vec::with_capacity(batch.len());
     for (k, &(member, action)) in batch.iter().enumerate() {
-        match plan(&states[member], unit.id(member), mode) {
+        match plan(&states[member], || unit.id(member).to_owned(), mode) {
             Plan::Refuse(error) => run.entries[k] = run.refused(k, error),
             Plan::ResetOnly => awaiting.push((k, AwaitingReset::ResetOnly)),
             Plan::Step => {
