@@ -35,6 +35,7 @@ mod runner;
 mod settings;
 mod shared;
 mod state;
+mod stop;
 mod wit_convert;
 
 pub use capture::OutputLimitExceeded;
@@ -47,6 +48,7 @@ pub use hooks::NATIVE_SOURCE;
 pub(crate) use hooks::sandbox_unavailable;
 pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
 pub use request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
-pub use runner::Sandbox;
+pub use runner::{Footprint, Sandbox};
 pub use settings::{FUEL_PER_SECOND, RunSettings};
 pub(crate) use shared::SharedSandbox;
+pub use stop::{CHECK_INTERVAL, StopSignal};
