@@ -1,8 +1,8 @@
 //! Safe code execution: untrusted Python programs run in CPython compiled to a WebAssembly
 //! component (`plugins/python-runner`), one fresh instance per run, under a fuel budget, a
 //! wall-clock deadline, a memory cap and output caps. Nothing survives a run; the program sees
-//! no files, sockets, environment variables or processes, only its stdin, and the modules on
-//! the runner's allow-list.
+//! no files, sockets, environment variables or processes, only its stdin. The whole standard
+//! library that works under WASI is there; modules that reach outside fail when used.
 //!
 //! On top of it: [`PythonTool`] (`tool:python`, GEM's `PythonCodeTool`) and [`CodeEnv`]
 //! (`code:CodeContest`, `code:Taco8k`, `code:PrimeIntellect15k`, `eval:CodeContest`).

@@ -108,11 +108,11 @@ impl Sandbox {
         let started = Instant::now();
         let mut limits = self.limits_for(request);
         let mut budget_bound = false;
-        if let Some(left) = stop.remaining() {
-            if left < limits.timeout {
-                limits.timeout = left;
-                budget_bound = true;
-            }
+        if let Some(left) = stop.remaining()
+            && left < limits.timeout
+        {
+            limits.timeout = left;
+            budget_bound = true;
         }
         if stop.is_stopped() || limits.timeout.is_zero() {
             return stopped_before_start(stop, &limits);
