@@ -5,6 +5,12 @@
 //!     cargo bench -p geode-benches --bench sandbox            # a table
 //!     cargo bench -p geode-benches --bench sandbox -- --json  # one JSON line (for scripts)
 //!     cargo bench -p geode-benches --bench sandbox -- --solutions FILE
+//!     cargo bench -p geode-benches --bench sandbox -- --wasm RUNNER.wasm  # another component
+//!
+//! It also reports what one instance costs (median instantiation time, resident memory per
+//! live instance after a small run, over 64 instances held at once) and the time to judge an
+//! answer that loops forever in `code:CodeContest` (12 tests, per-test timeout `--loop-timeout`
+//! seconds, default 10: GEM's).
 //!
 //! "1 thread" is one thread calling `run`; while the other core is idle, the sandbox resets
 //! finished instances' memory there (see `sandbox/reaper.rs`), so one caller can use more than
@@ -71,19 +77,30 @@ fn throughput(sandbox: &Sandbox, threads: usize, seconds: f64) -> f64 {
     })
 }
 
-/// The `--solutions FILE` argument.
-fn solutions_arg() -> Option<std::path::PathBuf> {
+/// The value of argument `--name`, if given.
+fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    let at = args.iter().position(|a| a == "--solutions")?;
-    Some(args.get(at + 1).expect("--solutions needs a file").into())
+    let at = args.iter().position(|a| a == name)?;
+    Some(
+        args.get(at + 1)
+            .unwrap_or_else(|| panic!("{name} needs a value"))
+            .clone(),
+    )
 }
 
 fn main() {
     let json_output = std::env::args().any(|a| a == "--json");
     let runtime = Runtime::new().expect("runtime");
     let started = Instant::now();
-    let sandbox = runtime.sandbox().expect("the code sandbox loads");
+    let sandbox = match arg("--wasm") {
+        Some(path) => {
+            let wasm = std::fs::read(&path).expect("read the component");
+            Sandbox::new(runtime.engine(), runtime.cache(), &wasm).expect("the component loads")
+        }
+        None => runtime.sandbox().expect("the code sandbox loads"),
+    };
     let load = started.elapsed();
+    let footprint = sandbox.footprint(&small(), 64);
     latencies(&sandbox, 50);
     let times = latencies(&sandbox, 2_000);
     let (p50, p99) = (percentile(&times, 0.5), percentile(&times, 0.99));
@@ -97,7 +114,10 @@ fn main() {
     let cpu = *cpu_runs.iter().min().expect("runs");
     let one = throughput(&sandbox, 1, 3.0);
     let two = throughput(&sandbox, 2, 3.0);
-    let sample = solutions_arg().map(|path| code_sample::reward_time(&runtime, &sandbox, &path));
+    let sample = arg("--solutions")
+        .map(|path| code_sample::reward_time(&runtime, &sandbox, std::path::Path::new(&path)));
+    let loop_timeout: f64 = arg("--loop-timeout").map_or(10.0, |t| t.parse().expect("seconds"));
+    let looping = code_sample::loop_judge_time(&runtime, &sandbox, loop_timeout, 3);
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     if json_output {
         let mut line = json!({
@@ -107,6 +127,10 @@ fn main() {
             "cpu_bound_ms": ms(cpu),
             "runs_per_s_1_thread": one,
             "runs_per_s_2_threads": two,
+            "instantiate_ms": ms(footprint.instantiate),
+            "resident_mb_per_instance": footprint.resident_bytes_per_instance as f64 / 1048576.0,
+            "loop_judge_ms": ms(looping),
+            "loop_timeout_s": loop_timeout,
         });
         if let Some(sample) = &sample {
             line["code_sample_ms"] = json!(ms(sample.median));
@@ -127,6 +151,19 @@ fn main() {
         println!("CPU-bound program (best of 5)       {:>8.1} ms", ms(cpu));
         println!("runs/s, 1 thread                    {one:>8.0}");
         println!("runs/s, 2 threads                   {two:>8.0}");
+        println!(
+            "instantiate (median of {})           {:>8.3} ms",
+            footprint.instances,
+            ms(footprint.instantiate)
+        );
+        println!(
+            "resident memory per live instance   {:>8.2} MiB",
+            footprint.resident_bytes_per_instance as f64 / 1048576.0
+        );
+        println!(
+            "judge a looping answer (12 tests, {loop_timeout} s timeout) {:>8.0} ms",
+            ms(looping)
+        );
         if let Some(sample) = &sample {
             println!(
                 "code sample, {} problems / {} tests  {:>8.1} ms (median of {} rounds)",

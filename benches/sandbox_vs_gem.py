@@ -8,13 +8,22 @@ created on first use); its bin directory is put on PATH because GEM runs `python
 CPU-bound program in the same interpreter. Throughput is runs/s of the small program on a pool
 of 1 and of 2 threads (rayon for geode, a ThreadPoolExecutor for GEM).
 
+Judging an answer that loops forever: `while True: pass` for the sample problem with the most
+tests (12 run), GEM's fixed 10 s per-test timeout on both sides (GEM: 5 worker threads, every
+test runs to its timeout; geode: tests in parallel, stop at the first failure, one 10 s budget
+for the answer).
+
+geode only: instantiation time and resident memory per live instance of the Python runner
+(`--baseline-wasm FILE` also measures another runner component, such as one built from an
+older guest, for comparison).
+
 End-to-end reward time: every problem of the shipped code sample
 (host/runtime/src/sandbox/data) answered with its reference solution (read from the sample's
 generate.py), graded by geode's `code:CodeContest` and by GEM's `CodeEnv` (its step: extract
 the code, run the at most 12 longest tests on its default pool of 5 threads, compare). GEM's
 `CodeEnv` needs Hugging Face `datasets`, installed into the GEM venv on first use.
 
-    python3 benches/sandbox_vs_gem.py [--gem-venv /tmp/gemvenv] [--runs 200]
+    python3 benches/sandbox_vs_gem.py [--gem-venv /tmp/gemvenv] [--runs 200] [--baseline-wasm F]
 """
 
 import argparse
@@ -91,9 +100,15 @@ def round_times():
 round_times()  # warm-up
 timed = [round_times() for _ in range(rounds)]
 median = lambda xs: sorted(xs)[len(xs) // 2] * 1e3
+looping = max(rows, key=lambda r: len(json.loads(r["tests"]) if isinstance(r["tests"], str) else r["tests"]))
+env.set_state({"first_obs": looping["problem"], "tests": json.loads(looping["tests"]) if isinstance(looping["tests"], str) else looping["tests"]})
+started = time.perf_counter()
+assert env.step("```python\nwhile True:\n    pass\n```")[1] == 0.0
+loop_ms = (time.perf_counter() - started) * 1e3
 print(json.dumps({
     "code_sample_ms": median([sum(r) for r in timed]),
     "code_sample_per_problem_ms": {row["id"]: median([r[k] for r in timed]) for k, row in enumerate(rows)},
+    "loop_judge_ms": loop_ms,
 }))
 """
 
@@ -130,6 +145,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gem-venv", type=Path, default=Path("/tmp/gemvenv"))
     parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--baseline-wasm", type=Path, help="another runner component to measure")
     args = parser.parse_args()
 
     workdir = ROOT / "target" / "gem-sandbox-bench"  # GEM makes temp dirs in its cwd
@@ -137,14 +153,18 @@ def main() -> None:
     solutions = workdir / "code_sample_solutions.json"
     solutions.write_text(json.dumps(reference_solutions()))
 
-    bench = subprocess.run(
-        ["cargo", "bench", "-q", "-p", "geode-benches", "--bench", "sandbox", "--", "--json",
-         "--solutions", str(solutions)],
-        cwd=ROOT, capture_output=True, text=True,
-    )
-    if bench.returncode != 0:
-        sys.exit(f"the geode sandbox bench failed:\n{bench.stderr[-3000:]}")
-    ours = json.loads(bench.stdout.strip().splitlines()[-1])
+    def geode(*extra):
+        bench = subprocess.run(
+            ["cargo", "bench", "-q", "-p", "geode-benches", "--bench", "sandbox", "--", "--json",
+             *extra],
+            cwd=ROOT, capture_output=True, text=True,
+        )
+        if bench.returncode != 0:
+            sys.exit(f"the geode sandbox bench failed:\n{bench.stderr[-3000:]}")
+        return json.loads(bench.stdout.strip().splitlines()[-1])
+
+    ours = geode("--solutions", str(solutions))
+    baseline = geode("--wasm", str(args.baseline_wasm.absolute()), "--loop-timeout", "1") if args.baseline_wasm else None
 
     python = gem_python(args.gem_venv.absolute())
     env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
@@ -170,6 +190,7 @@ def main() -> None:
         ("runs/s, 2 threads", "runs_per_s_2_threads", True),
         (f"code sample reward, {ours['code_sample_problems']} problems / "
          f"{ours['code_sample_tests']} tests (ms)", "code_sample_ms", False),
+        (f"judge a looping answer, 12 tests, {ours['loop_timeout_s']:g} s timeout (ms)", "loop_judge_ms", False),
     ]
     print("| measure | GEM run_python | geode sandbox | geode vs GEM |")
     print("|---|---|---|---|")
@@ -184,6 +205,24 @@ def main() -> None:
     for problem, a in theirs["code_sample_per_problem_ms"].items():
         b = ours["code_sample_per_problem_ms"][problem]
         print(f"| {problem} | {a:,.1f} | {b:,.1f} | " + (f"{a / b:.1f}x better |" if a >= b else f"{b / a:.1f}x worse |"))
+    print("\nThe Python runner itself (geode only; GEM starts a process per run instead):\n")
+    header = "| measure | this runner |" + (" baseline runner |" if baseline else "")
+    print(header)
+    print("|---|---|" + ("---|" if baseline else ""))
+    for label, key, fmt in [
+        ("instantiate (ms, median of 64)", "instantiate_ms", "{:.3f}"),
+        ("resident memory per live instance (MiB)", "resident_mb_per_instance", "{:.2f}"),
+        ("small program p50 (ms)", "small_p50_ms", "{:.3f}"),
+        ("small program p99 (ms)", "small_p99_ms", "{:.3f}"),
+        ("runs/s, 1 thread", "runs_per_s_1_thread", "{:,.0f}"),
+        ("runs/s, 2 threads", "runs_per_s_2_threads", "{:,.0f}"),
+    ]:
+        line = f"| {label} | {fmt.format(ours[key])} |"
+        if baseline:
+            line += f" {fmt.format(baseline[key])} |"
+        print(line)
+    scaling = ours["runs_per_s_2_threads"] / ours["runs_per_s_1_thread"]
+    print(f"\n2 threads / 1 thread: {scaling:.2f}x")
     native = theirs["native_cpu_bound_ms"]
     print(f"\nCPU-bound program: native CPython {native:.1f} ms, geode sandbox {ours['cpu_bound_ms']:.1f} ms "
           f"({ours['cpu_bound_ms'] / native:.1f}x native); sandbox load {ours['load_ms']:.0f} ms (cached)")

@@ -251,6 +251,36 @@ fn a_dataset_file_from_a_data_directory_with_other_keys() {
 }
 
 #[test]
+fn a_dataset_file_at_an_absolute_path_needs_no_data_directory() {
+    // The user's own configuration is trusted: an absolute path is read as is.
+    let dir = std::env::temp_dir().join(format!("geode-qa-abs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.jsonl");
+    std::fs::write(
+        &path,
+        format!("{}\n", json!({"q": "Largest planet?", "gold": ["Jupiter"]})),
+    )
+    .unwrap();
+    let registry = Registry::with_builtins(Runtime::new().unwrap()).unwrap();
+    let config =
+        json!({"dataset": path.display().to_string(), "question_key": "q", "answer_key": "gold"});
+    let mut env = registry.make("qa:NaturalQuestions", &config).unwrap();
+    env.reset(None).unwrap();
+    assert_final(&env.step("<answer>Jupiter</answer>").unwrap(), 1.0, true);
+    let missing = registry
+        .make(
+            "qa:NaturalQuestions",
+            &json!({"dataset": dir.join("none.jsonl").display().to_string()}),
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&missing, Error::BadConfig { key, .. } if key == "dataset"),
+        "{missing}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn no_data_directory_is_a_clear_error() {
     let registry = Registry::with_builtins(Runtime::new().unwrap()).unwrap();
     let err = registry

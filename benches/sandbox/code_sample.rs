@@ -110,3 +110,44 @@ pub fn reward_time(runtime: &Runtime, sandbox: &Sandbox, solutions: &Path) -> Sa
         per_problem,
     }
 }
+
+/// The statement prefix of the sample problem with the most tests (12 of 15 run).
+const LOOP_PROBLEM: &str = "Maximum subarray";
+
+/// Wall time to judge an answer that loops forever, on the sample problem with the most tests,
+/// with a per-test `timeout` of `timeout_s` seconds (median of `rounds`).
+pub fn loop_judge_time(
+    runtime: &Runtime,
+    sandbox: &Sandbox,
+    timeout_s: f64,
+    rounds: usize,
+) -> Duration {
+    let mut env = CodeEnv::new(
+        "code:CodeContest",
+        sandbox.clone(),
+        runtime.datasets(),
+        &json!({ "timeout": timeout_s }),
+        &Limits::default(),
+    )
+    .expect("code env over the shipped sample");
+    let seed = (0..10_000)
+        .find(|seed| {
+            env.reset(Some(*seed))
+                .expect("reset")
+                .observation
+                .starts_with(LOOP_PROBLEM)
+        })
+        .expect("a seed picks the problem");
+    let mut times: Vec<Duration> = (0..rounds)
+        .map(|_| {
+            env.reset(Some(seed)).expect("reset");
+            let started = Instant::now();
+            let step = env
+                .step("```python\nwhile True:\n    pass\n```")
+                .expect("step");
+            assert_eq!(step.reward, 0.0);
+            started.elapsed()
+        })
+        .collect();
+    median(&mut times)
+}

@@ -5,7 +5,9 @@
 //! env instances over the same dataset share that single copy; a guest copies in only the row it
 //! asks for. Files are opened through `cap-std` directory capabilities rooted at the configured
 //! data directories, so a configured path cannot escape them (`..`, absolute paths and symlinks
-//! pointing outside are refused).
+//! pointing outside are refused). The one exception is a path the user writes in their own
+//! configuration ([`Datasets::load_user_path`]): an absolute or `~` path there is read as is,
+//! since the user is trusted; plugins only ever see datasets by name.
 
 use crate::{Error, Result};
 use cap_std::ambient_authority;
@@ -97,6 +99,30 @@ fn check_relative(path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// `path` as a file of the user's own (absolute, or under `~/` expanded from `HOME`); `None`
+/// for a path relative to the data directories.
+fn user_path(path: &str) -> Result<Option<PathBuf>> {
+    if path == "~" || path.starts_with("~/") {
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .ok_or_else(|| {
+                Error::InvalidArgument(format!(
+                    "dataset path `{path}` starts with `~` but HOME is not set"
+                ))
+            })?;
+        return Ok(Some(
+            PathBuf::from(home).join(path[1..].trim_start_matches('/')),
+        ));
+    }
+    if path.starts_with('~') {
+        return Err(Error::InvalidArgument(format!(
+            "dataset path `{path}`: only `~/` (the current user's home) is expanded"
+        )));
+    }
+    let path = Path::new(path);
+    Ok(path.is_absolute().then(|| path.to_path_buf()))
+}
+
 impl Datasets {
     /// Allows datasets to be read from `dir` (and below).
     pub fn add_root(&self, dir: &Path) -> Result<()> {
@@ -152,6 +178,30 @@ impl Datasets {
             ),
             source: error,
         })
+    }
+
+    /// Loads a dataset file the user named in their own configuration (never a value a plugin
+    /// supplied): an absolute path, or one starting with `~/` (the user's home directory), is
+    /// read as is; any other path is looked up in the data directories as by
+    /// [`load`](Self::load). The dataset is registered under `name`.
+    pub fn load_user_path(&self, name: &str, path: &str) -> Result<Arc<Dataset>> {
+        let Some(full) = user_path(path)? else {
+            return self.load(name, Path::new(path));
+        };
+        if let Some(existing) = self.get(name) {
+            return Ok(existing);
+        }
+        let source = full.display().to_string();
+        let file = std::fs::File::open(&full)
+            .map_err(io_error(format!("dataset `{name}`: cannot open {source}")))?;
+        let rows = read_rows(file, &full, &source)?;
+        let dataset = Arc::new(Dataset { source, rows });
+        let mut inner = self.inner.write().expect("datasets lock");
+        Ok(inner
+            .loaded
+            .entry(name.to_owned())
+            .or_insert(dataset)
+            .clone())
     }
 
     /// Adds JSONL text held in memory (such as data compiled into the binary) as dataset `name`,
@@ -232,6 +282,22 @@ fn read_parquet(file: std::fs::File, source: &str) -> Result<Vec<Box<str>>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn users_may_name_absolute_and_home_paths() {
+        assert_eq!(
+            user_path("/data/x.jsonl").unwrap(),
+            Some(PathBuf::from("/data/x.jsonl"))
+        );
+        assert_eq!(user_path("sub/x.jsonl").unwrap(), None);
+        assert!(user_path("~bob/x.jsonl").is_err());
+        if let Some(home) = std::env::var_os("HOME").filter(|h| !h.is_empty()) {
+            assert_eq!(
+                user_path("~/d/x.jsonl").unwrap(),
+                Some(PathBuf::from(home).join("d/x.jsonl"))
+            );
+        }
+    }
 
     #[test]
     fn relative_paths_only() {

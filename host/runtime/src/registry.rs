@@ -250,14 +250,20 @@ impl Registry {
             }
         };
         let config = merge(id, &spec.default_config, overrides)?;
-        self.load_dataset_file(id, &config)?;
+        self.load_dataset_file(id, &config, overrides)?;
         Ok((plugin.clone(), Value::Object(config).to_string()))
     }
 
     /// Loads the file named by the configuration's `dataset` key, when it names a file (a
     /// `.jsonl`, `.json` or `.parquet` path), so the plugin can read it by that name (a name
-    /// already loaded is kept).
-    fn load_dataset_file(&self, id: &str, config: &Map<String, Value>) -> Result<()> {
+    /// already loaded is kept). A path from the user's `overrides` may be absolute or start with
+    /// `~/`; a plugin's own default stays inside the data directories.
+    fn load_dataset_file(
+        &self,
+        id: &str,
+        config: &Map<String, Value>,
+        overrides: &Map<String, Value>,
+    ) -> Result<()> {
         let Some(Value::String(name)) = config.get(DATASET_KEY) else {
             return Ok(());
         };
@@ -267,14 +273,16 @@ impl Registry {
         if !is_file {
             return Ok(());
         }
-        self.runtime
-            .datasets()
-            .load(name, Path::new(name))
-            .map(drop)
-            .map_err(|e| Error::BadConfig {
-                id: id.to_owned(),
-                key: DATASET_KEY.to_owned(),
-                message: e.to_string(),
-            })
+        let datasets = self.runtime.datasets();
+        let loaded = if overrides.get(DATASET_KEY) == Some(&Value::String(name.clone())) {
+            datasets.load_user_path(name, name)
+        } else {
+            datasets.load(name, Path::new(name))
+        };
+        loaded.map(drop).map_err(|e| Error::BadConfig {
+            id: id.to_owned(),
+            key: DATASET_KEY.to_owned(),
+            message: e.to_string(),
+        })
     }
 }

@@ -5,90 +5,85 @@ The host instantiates a fresh copy of this component for every run, so nothing a
 (globals, monkey-patched modules, a closed stdout) outlives it. Isolation comes from the host:
 the WASI context grants no files, sockets, environment variables or processes; stdin is an
 in-memory pipe; stdout and stderr are captured and capped by the host; clocks are virtual and
-sleeping costs no wall-clock time. This module adds the Python-level rules: which modules a
-program may import, how `sys.exit` and uncaught exceptions are reported.
+sleeping costs no wall-clock time. This module makes the standard library exist in the component
+and decides how `sys.exit` and uncaught exceptions are reported; it restricts nothing.
 """
 
 import builtins
 import gc
+import importlib
 import io
+import pkgutil
 import sys
 import traceback
 import types
 
-# The modules a solution may import: GEM's BASE_IMPORTS (gem/utils/constants.py) without numpy
-# and pandas, plus a few pure-computation modules competitive programs commonly use. Importing
-# them here is what puts them in the component: componentize-py snapshots the interpreter after
-# this module is loaded, and a module not loaded now does not exist at run time.
-import bisect
-import cmath
-import collections
-import copy
-import datetime
-import decimal
-import fractions
-import functools
-import heapq
-import itertools
-import math
-import operator
-import os
-import os.path
-import random
-import re
-import statistics
-import string
-import time
-import typing
-
 import wit_world
 
-# Top-level module names a program may import (submodules of these included).
-ALLOWED_MODULES = frozenset(
+# Standard-library modules (and package subtrees) left out of the component: developer tools,
+# GUIs and test suites no program needs, and modules that print or open a browser on import.
+# Everything else that imports under WASI is loaded below.
+SKIPPED = frozenset(
     {
-        "bisect",
-        "cmath",
-        "collections",
-        "copy",
-        "datetime",
-        "decimal",
-        "fractions",
-        "functools",
-        "heapq",
-        "io",
-        "itertools",
-        "math",
-        "operator",
-        "os",
-        "random",
-        "re",
-        "statistics",
-        "string",
-        "sys",
-        "time",
-        "typing",
+        "__hello__",
+        "__phello__",
+        "_pyrepl",
+        "antigravity",
+        "ensurepip",
+        "idlelib",
+        "lib2to3",
+        "pydoc_data",
+        "test",
+        "tests",
+        "this",
+        "tkinter",
+        "turtle",
+        "turtledemo",
+        "venv",
     }
 )
 
-_real_import = builtins.__import__
+
+def _skipped(name):
+    parts = name.split(".")
+    return any(part in SKIPPED for part in parts) or parts[-1] == "__main__"
 
 
-def _guarded_import(name, globals=None, locals=None, fromlist=(), level=0):
-    """`__import__` for programs: refuses modules outside the allow-list when the import comes
-    from the program itself (the standard library's own imports pass through)."""
-    caller = globals if globals is not None else sys._getframe(1).f_globals
-    from_program = caller.get("__name__") == "__main__" or globals is None
-    if from_program and level == 0:
-        top = name.partition(".")[0]
-        if top not in ALLOWED_MODULES:
-            raise ImportError(
-                f"import of {name!r} is not allowed in this sandbox", name=name
-            )
-    return _real_import(name, globals, locals, fromlist, level)
+def _load_standard_library():
+    """Imports every standard-library module and submodule that imports under WASI.
+
+    componentize-py snapshots the interpreter after this module is loaded, and the standard
+    library's files are only reachable during that build: a module not imported now does not
+    exist at run time. Modules whose C part WASI lacks (ctypes, _multiprocessing, ssl, ...) fail
+    here and are absent at run time, as they would be on a machine without them."""
+    for name in sorted(sys.stdlib_module_names):
+        if _skipped(name):
+            continue
+        try:
+            module = importlib.import_module(name)
+        except BaseException:  # noqa: BLE001 - a module WASI cannot provide is simply absent
+            continue
+        path = getattr(module, "__path__", None)
+        if path is None:
+            continue
+        for info in pkgutil.walk_packages(path, name + ".", onerror=lambda _name: None):
+            if _skipped(info.name):
+                continue
+            try:
+                importlib.import_module(info.name)
+            except BaseException:  # noqa: BLE001
+                pass
+
+
+_load_standard_library()
+
+import concurrent.futures  # noqa: E402 - loaded above; bound here
+import random  # noqa: E402
+import threading  # noqa: E402
 
 
 def _exit(code=None):
-    """`exit()`/`quit()` as the `site` module defines them (it is not loaded here)."""
+    """`exit()`/`quit()` as a script sees them (`site`'s versions also close stdin)."""
     raise SystemExit(code)
 
 
@@ -105,11 +100,72 @@ def _exit_code(code):
 
 
 def _flush():
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+    """Flushes the standard streams; returns the error flushing stdout raised, if any."""
+    failure = None
+    for stream in (sys.stdout, sys.__stdout__, sys.stderr, sys.__stderr__):
         try:
             stream.flush()
-        except BaseException:
-            pass
+        except BaseException as error:  # noqa: BLE001
+            if stream is sys.stdout or stream is sys.__stdout__:
+                failure = failure or error
+    return failure
+
+
+# One process and no thread support in this CPython build (starting a thread raises "can't
+# start new thread"). As on a one-core machine that runs each thread to completion: `Thread.start`
+# runs the target on the spot (so the competitive-programming idiom of running `main` in a thread
+# with a bigger stack works), `join` returns at once, and a `ThreadPoolExecutor` runs each task
+# when it is submitted. `threading.stack_size` already accepts any size.
+def _start_inline(self):
+    if self._started.is_set():
+        raise RuntimeError("threads can only be started once")
+    self._started.set()
+    self._geode_finished = False
+    try:
+        self.run()
+    except SystemExit:
+        pass
+    except BaseException:  # noqa: BLE001 - reported the way an uncaught exception in a thread is
+        threading.excepthook(threading.ExceptHookArgs(sys.exc_info() + (self,)))
+    finally:
+        self._geode_finished = True
+
+
+def _join_inline(self, timeout=None):
+    if not self._started.is_set():
+        raise RuntimeError("cannot join thread before it is started")
+    if self is threading.current_thread():
+        raise RuntimeError("cannot join current thread")
+
+
+def _is_alive_inline(self):
+    return self._started.is_set() and not getattr(self, "_geode_finished", True)
+
+
+def _submit_inline(self, fn, /, *args, **kwargs):
+    if self._shutdown:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+    future = concurrent.futures.Future()
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException as error:  # noqa: BLE001 - delivered through the future
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+    return future
+
+
+def _single_threaded():
+    try:
+        threading.Thread(target=lambda: None).start()
+    except RuntimeError:
+        threading.Thread.start = _start_inline
+        threading.Thread.join = _join_inline
+        threading.Thread.is_alive = _is_alive_inline
+        concurrent.futures.ThreadPoolExecutor.submit = _submit_inline
+
+
+_single_threaded()
 
 
 class WitWorld(wit_world.WitWorld):
@@ -119,7 +175,6 @@ class WitWorld(wit_world.WitWorld):
         main = types.ModuleType("__main__")
         main.__dict__["__builtins__"] = builtins
         sys.modules["__main__"] = main
-        builtins.__import__ = _guarded_import
         builtins.exit = _exit
         builtins.quit = _exit
         exit_code, exception = 0, None
@@ -139,14 +194,29 @@ class WitWorld(wit_world.WitWorld):
                 sys.__stderr__.write("".join(report.format()))
             except BaseException:
                 sys.__stderr__.write(f"{exception}\n")
-        _flush()
+        failure = _flush()
+        if failure is not None:
+            # As CPython at exit: output that cannot be flushed makes the exit status 120.
+            try:
+                sys.__stderr__.write(f"Exception ignored while flushing sys.stdout: {failure!r}\n")
+            except BaseException:
+                pass
+            if exit_code == 0:
+                exit_code = 120
         return wit_world.RunResult(exit_code, exception)
 
 
+# stdout is a pipe, as under a judge natively: block-buffered (the build environment left it
+# unbuffered), so printing costs one host call per 64 KiB rather than one per line, and
+# `os._exit` drops what was not flushed.
+sys.stdout = sys.__stdout__ = io.TextIOWrapper(
+    io.BufferedWriter(io.FileIO(1, "w", closefd=False), 1 << 16), encoding="utf-8"
+)
+
+
 def _warm_up():
-    """Exercises, at build time, what every run uses: traceback formatting (which imports
-    `linecache` and friends lazily, and the standard library is only on the path now), the
-    compiler, and the allocator, so the snapshot holds them ready."""
+    """Exercises, at build time, what every run uses: traceback formatting, the compiler, and
+    the allocator, so the snapshot holds them ready."""
     try:
         raise ValueError("warm-up")
     except ValueError as error:

@@ -2,12 +2,18 @@
 //! `eval:CodeContest`) as a native env on the sandbox. Each episode is one problem; the single
 //! step grades the answer's last fenced code block against the problem's tests: no code block
 //! is a format error (−0.1), 1.0 needs every selected test to pass, anything else is 0.0.
+//!
+//! The tests of an answer run in parallel across the cores and stop at the first failure (the
+//! reward is already 0 then); all of them together get one wall-clock budget
+//! (`answer_timeout`, by default the per-test `timeout`), so an answer that loops forever is
+//! judged in about one timeout whatever the number of tests.
 
 use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
-use super::gem::run_python;
+use super::gem::run_python_with_stop;
 use super::runner::Sandbox;
 use super::settings::{RunSettings, merge_config};
+use super::stop::StopSignal;
 use crate::dataset::{Dataset, Datasets};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::limits::Limits;
@@ -16,8 +22,8 @@ use geode_order::{EpisodeOrder, Position};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The code env ids, each with GEM's dataset and split, and a description.
 pub const CODE_ENV_IDS: &[(&str, &str)] = &[
@@ -56,6 +62,8 @@ pub fn default_config() -> Value {
         "max_tests": 12,
         "seed": 0,
         "timeout": 10,
+        "answer_timeout": null,
+        "early_exit": true,
         "fuel": null,
         "memory_bytes": 256u64 << 20,
         "output_bytes": 1u64 << 20,
@@ -85,6 +93,10 @@ pub struct CodeEnv {
     sandbox: Sandbox,
     dataset: Arc<Dataset>,
     settings: RunSettings,
+    /// Wall-clock budget of all the tests of one answer together.
+    answer_timeout: Duration,
+    /// Stop an answer's remaining tests at its first failure.
+    early_exit: bool,
     question_key: String,
     test_key: String,
     max_tests: usize,
@@ -104,12 +116,13 @@ impl std::fmt::Debug for CodeEnv {
 }
 
 /// Loads the dataset a configuration names: a file under one of the runtime's data
-/// directories, or the shipped sample when `dataset` is empty.
+/// directories, an absolute or `~/` path (the configuration is the user's own: code envs have
+/// no plugin defaults), or the shipped sample when `dataset` is empty.
 fn open_dataset(datasets: &Datasets, path: &str) -> Result<Arc<Dataset>> {
     if path.is_empty() {
         return datasets.insert_jsonl(SAMPLE_DATASET, "geode code sample", SAMPLE_JSONL.as_bytes());
     }
-    datasets.load(path, Path::new(path))
+    datasets.load_user_path(path, path)
 }
 
 impl CodeEnv {
@@ -145,9 +158,25 @@ impl CodeEnv {
         };
         let seed = positive("seed")?;
         let max_tests = positive("max_tests")?.max(1) as usize;
+        let settings = RunSettings::from_config(id, &config)?;
+        let answer_timeout = match &config["answer_timeout"] {
+            Value::Null => settings.timeout,
+            value => value
+                .as_f64()
+                .filter(|t| *t > 0.0 && *t <= 3600.0)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| Error::BadConfig {
+                    id: id.to_owned(),
+                    key: "answer_timeout".to_owned(),
+                    message: "expected seconds in (0, 3600] or null (the per-test timeout)"
+                        .to_owned(),
+                })?,
+        };
         Ok(CodeEnv {
             id: id.to_owned(),
-            settings: RunSettings::from_config(id, &config)?,
+            settings,
+            answer_timeout,
+            early_exit: config["early_exit"].as_bool().unwrap_or(true),
             sandbox,
             order: EpisodeOrder::new(dataset.len(), seed),
             dataset,
@@ -190,16 +219,28 @@ impl CodeEnv {
         })
     }
 
-    /// Runs `code` on every selected test of `problem`, in parallel; returns the reward and info.
+    /// Runs `code` on the selected tests of `problem`, in parallel, until the first failure
+    /// (with `early_exit`) or the answer's budget; returns the reward and info.
     fn grade(&self, problem: &Problem, code: &str) -> (f64, Map<String, Value>) {
         let selected = select_tests(&problem.tests, self.max_tests);
+        let stop = StopSignal::with_budget(self.answer_timeout);
         let results: Vec<(Verdict, Value, String)> = selected
             .par_iter()
             .map(|test| {
-                let outcome = run_python(&self.sandbox, &self.settings.request(code, &test.input));
+                let request = self.settings.request(code, &test.input);
+                let outcome = run_python_with_stop(&self.sandbox, &request, &stop);
+                if outcome.stopped {
+                    return (
+                        Verdict::Skipped,
+                        json!({"verdict": "skipped"}),
+                        String::new(),
+                    );
+                }
                 let verdict = Verdict::of(&outcome, test);
-                // No wall time here: a seeded episode's infos replay bit for bit (fuel is the
-                // deterministic measure of what a run cost).
+                if verdict != Verdict::Passed && self.early_exit {
+                    stop.stop();
+                }
+                // No wall time here: fuel is the deterministic measure of what a run cost.
                 let record = json!({
                     "verdict": verdict.as_str(),
                     "exit_code": outcome.exit_code,
@@ -213,7 +254,11 @@ impl CodeEnv {
         info.insert("problem_index".into(), json!(problem.index));
         info.insert("passed".into(), json!(passed));
         info.insert("total".into(), json!(selected.len()));
-        if let Some((verdict, _, stderr)) = results.iter().find(|r| r.0 != Verdict::Passed) {
+        let failure = results
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.0 != Verdict::Passed && r.0 != Verdict::Skipped);
+        if let Some((index, (verdict, _, stderr))) = failure {
             let tail: String = stderr
                 .chars()
                 .rev()
@@ -224,7 +269,7 @@ impl CodeEnv {
                 .collect();
             info.insert(
                 "first_failure".into(),
-                json!({"verdict": verdict.as_str(), "stderr": tail}),
+                json!({"test": index, "verdict": verdict.as_str(), "stderr": tail}),
             );
         }
         info.insert(

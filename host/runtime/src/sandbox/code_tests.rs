@@ -101,11 +101,16 @@ pub enum Verdict {
     OutputLimit,
     /// The sandbox is not available.
     Unsupported,
+    /// Not run to the end: another test of the same answer failed first.
+    Skipped,
 }
 
 impl Verdict {
     /// Grades `outcome` against `test`.
     pub fn of(outcome: &RunOutcome, test: &TestCase) -> Self {
+        if outcome.stopped {
+            return Verdict::Skipped;
+        }
         match outcome.status {
             RunStatus::Ok if outcome.exit_code != 0 => Verdict::RuntimeError,
             RunStatus::Ok if outcome.stdout.trim() == test.output.trim() => Verdict::Passed,
@@ -130,6 +135,7 @@ impl Verdict {
             Verdict::Memory => "memory",
             Verdict::OutputLimit => "output_limit",
             Verdict::Unsupported => "unsupported",
+            Verdict::Skipped => "skipped",
         }
     }
 }

@@ -4,6 +4,8 @@
 
 use super::request::{RunOutcome, RunRequest};
 use super::runner::Sandbox;
+use super::stop::StopSignal;
+use std::sync::Arc;
 
 /// GEM's `BASE_IMPORTS` (gem/utils/constants.py) minus numpy and pandas.
 pub const BASE_IMPORTS: &str = "from itertools import accumulate, chain, combinations, count, permutations, product, groupby, islice, repeat
@@ -44,11 +46,23 @@ import io, os
 /// Runs `request` as GEM's `run_python` does: once as given, and again with
 /// [`BASE_IMPORTS`] prepended when it failed on a name that "is not defined".
 pub fn run_python(sandbox: &Sandbox, request: &RunRequest) -> RunOutcome {
-    let first = sandbox.run(request);
+    run_python_with_stop(sandbox, request, &StopSignal::new())
+}
+
+/// [`run_python`] under a stop signal shared with related runs (see [`StopSignal`]).
+pub fn run_python_with_stop(
+    sandbox: &Sandbox,
+    request: &RunRequest,
+    stop: &Arc<StopSignal>,
+) -> RunOutcome {
+    let first = sandbox.run_with_stop(request, stop);
     if first.success() || !first.stderr.contains("is not defined") {
         return first;
     }
     let mut again = request.clone();
     again.code = format!("{BASE_IMPORTS}\n{}", request.code);
-    sandbox.run(&again)
+    let mut second = sandbox.run_with_stop(&again, stop);
+    second.elapsed += first.elapsed;
+    second.fuel_used = second.fuel_used.saturating_add(first.fuel_used);
+    second
 }

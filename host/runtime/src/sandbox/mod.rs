@@ -1,8 +1,8 @@
 //! Safe code execution: untrusted Python programs run in CPython compiled to a WebAssembly
 //! component (`plugins/python-runner`), one fresh instance per run, under a fuel budget, a
 //! wall-clock deadline, a memory cap and output caps. Nothing survives a run; the program sees
-//! no files, sockets, environment variables or processes, only its stdin, and the modules on
-//! the runner's allow-list.
+//! no files, sockets, environment variables or processes, only its stdin. The whole standard
+//! library that works under WASI is there; modules that reach outside fail when used.
 //!
 //! On top of it: [`PythonTool`] (`tool:python`, GEM's `PythonCodeTool`) and [`CodeEnv`]
 //! (`code:CodeContest`, `code:Taco8k`, `code:PrimeIntellect15k`, `eval:CodeContest`).
@@ -35,6 +35,7 @@ mod runner;
 mod settings;
 mod shared;
 mod state;
+mod stop;
 mod wit_convert;
 
 pub use capture::OutputLimitExceeded;
@@ -47,6 +48,7 @@ pub use hooks::NATIVE_SOURCE;
 pub(crate) use hooks::sandbox_unavailable;
 pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
 pub use request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
-pub use runner::Sandbox;
+pub use runner::{Footprint, Sandbox};
 pub use settings::{FUEL_PER_SECOND, RunSettings};
 pub(crate) use shared::SharedSandbox;
+pub use stop::{CHECK_INTERVAL, StopSignal};

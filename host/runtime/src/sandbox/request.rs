@@ -115,6 +115,9 @@ pub struct RunOutcome {
     pub fuel_used: u64,
     /// Wall-clock time of the run, instantiation included.
     pub elapsed: Duration,
+    /// True when a raised [`StopSignal`](super::StopSignal) ended the run or kept it from
+    /// starting (status [`RunStatus::Deadline`]): another run of the same answer failed first.
+    pub stopped: bool,
 }
 
 impl RunOutcome {
@@ -132,6 +135,7 @@ impl RunOutcome {
             stderr: message.into(),
             fuel_used: 0,
             elapsed: Duration::ZERO,
+            stopped: false,
         }
     }
 }

@@ -6,8 +6,8 @@ use super::clock::{SleptPastDeadline, shadow_monotonic_clock};
 use super::reaper::Reaper;
 use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
 use super::state::RunState;
+use super::stop::{Interrupted, StopSignal, arm};
 use crate::cache::CompileCache;
-use crate::engine::arm_wall_deadline;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
@@ -92,6 +92,13 @@ impl Sandbox {
     /// Runs `request` in a fresh instance. Never fails: every way a run can end is a
     /// [`RunStatus`].
     pub fn run(&self, request: &RunRequest) -> RunOutcome {
+        self.run_with_stop(request, &StopSignal::new())
+    }
+
+    /// Runs `request` like [`run`](Self::run), stopping early when `stop` is raised or its
+    /// budget runs out: the outcome is then [`RunStatus::Deadline`] (a run that `stop` prevented
+    /// from starting has `elapsed` zero and `fuel_used` zero).
+    pub fn run_with_stop(&self, request: &RunRequest, stop: &Arc<StopSignal>) -> RunOutcome {
         if request.language != "python" {
             return RunOutcome::unsupported(format!(
                 "language `{}` is not available; this sandbox runs `python`",
@@ -99,8 +106,18 @@ impl Sandbox {
             ));
         }
         let started = Instant::now();
+        let mut limits = self.limits_for(request);
+        let mut budget_bound = false;
+        if let Some(left) = stop.remaining()
+            && left < limits.timeout
+        {
+            limits.timeout = left;
+            budget_bound = true;
+        }
+        if stop.is_stopped() || limits.timeout.is_zero() {
+            return stopped_before_start(stop, &limits);
+        }
         let _active = self.inner.reaper.enter();
-        let limits = self.limits_for(request);
         let mut store = Store::new(
             &self.inner.engine,
             RunState::new(&request.stdin, &limits, request.seed),
@@ -110,7 +127,7 @@ impl Sandbox {
         store
             .set_fuel(budget)
             .expect("fuel is enabled on the engine");
-        arm_wall_deadline(&mut store, limits.timeout);
+        arm(&mut store, limits.timeout, stop.clone());
         let result = self
             .inner
             .pre
@@ -118,7 +135,7 @@ impl Sandbox {
             .and_then(|runner: PythonRunner| runner.call_run(&mut store, &request.code));
         let fuel_used = budget - store.get_fuel().unwrap_or(0);
         let state = store.data();
-        let (status, exit_code, note) = classify(result, state, &limits);
+        let (status, exit_code, note) = classify(result, state, &limits, budget_bound);
         let mut stderr = state.stderr.text();
         if let Some(note) = note {
             if !stderr.is_empty() && !stderr.ends_with('\n') {
@@ -133,9 +150,47 @@ impl Sandbox {
             stderr,
             fuel_used,
             elapsed: started.elapsed(),
+            stopped: state.interrupted == Some(Interrupted::Stopped),
         };
         self.inner.reaper.dispose(store);
         outcome
+    }
+
+    /// Measures what one instance costs: instantiates `instances` fresh instances (kept alive
+    /// together), runs `request` in each, and reports the median instantiation time and the
+    /// resident memory the process gained per instance (Linux; zero elsewhere). For benchmarks.
+    pub fn footprint(&self, request: &RunRequest, instances: usize) -> Footprint {
+        let limits = self.limits_for(request);
+        let before = resident_bytes();
+        let mut stores = Vec::with_capacity(instances);
+        let mut times = Vec::with_capacity(instances);
+        for _ in 0..instances {
+            let mut store = Store::new(
+                &self.inner.engine,
+                RunState::new(&request.stdin, &limits, request.seed),
+            );
+            store.limiter(|state| &mut state.limiter);
+            store
+                .set_fuel(u64::MAX)
+                .expect("fuel is enabled on the engine");
+            arm(&mut store, limits.timeout, StopSignal::new());
+            let started = Instant::now();
+            let Ok(runner) = self.inner.pre.instantiate(&mut store) else {
+                break;
+            };
+            times.push(started.elapsed());
+            let _ = runner.call_run(&mut store, &request.code);
+            stores.push(store);
+        }
+        let after = resident_bytes();
+        times.sort();
+        let kept = stores.len().max(1) as u64;
+        drop(stores);
+        Footprint {
+            instances: times.len(),
+            instantiate: times.get(times.len() / 2).copied().unwrap_or_default(),
+            resident_bytes_per_instance: after.saturating_sub(before) / kept,
+        }
     }
 
     /// Runs every request, in parallel across the cores, and returns the outcomes in order.
@@ -144,11 +199,60 @@ impl Sandbox {
     }
 }
 
+/// What [`Sandbox::footprint`] measured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Footprint {
+    /// Instances measured.
+    pub instances: usize,
+    /// Median time to instantiate one (a fresh store and instance, before the program runs).
+    pub instantiate: std::time::Duration,
+    /// Resident memory per live instance after its run.
+    pub resident_bytes_per_instance: u64,
+}
+
+/// This process's resident memory, from `/proc/self/statm` (0 where that does not exist).
+fn resident_bytes() -> u64 {
+    let pages = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
+/// The note of a run its stop signal ended.
+const STOPPED_NOTE: &str = "Stopped: another run of the same answer failed";
+
+fn budget_note(limits: &SandboxLimits) -> String {
+    format!(
+        "TimeoutError: the answer's wall-clock budget ran out ({:?} were left for this run)",
+        limits.timeout
+    )
+}
+
+/// The outcome of a run `stop` kept from starting.
+fn stopped_before_start(stop: &StopSignal, limits: &SandboxLimits) -> RunOutcome {
+    let note = if stop.is_stopped() {
+        STOPPED_NOTE.to_owned()
+    } else {
+        budget_note(limits)
+    };
+    RunOutcome {
+        status: RunStatus::Deadline,
+        exit_code: -1,
+        stdout: String::new(),
+        stderr: note,
+        fuel_used: 0,
+        elapsed: std::time::Duration::ZERO,
+        stopped: stop.is_stopped(),
+    }
+}
+
 /// The status, exit code and an explanation to append to stderr for a finished call.
 fn classify(
     result: wasmtime::Result<RunResult>,
     state: &RunState,
     limits: &SandboxLimits,
+    budget_bound: bool,
 ) -> (RunStatus, i32, Option<String>) {
     let output_note = || {
         Some(format!(
@@ -172,6 +276,13 @@ fn classify(
         Err(_) if state.stdout.overflowed() || state.stderr.overflowed() => {
             (RunStatus::OutputLimit, -1, output_note())
         }
+        // `os._exit(n)`: the process ends with that code (unflushed output is lost, as natively).
+        Err(error) if error.downcast_ref::<wasmtime_wasi::I32Exit>().is_some() => {
+            let code = error
+                .downcast_ref::<wasmtime_wasi::I32Exit>()
+                .map_or(1, |e| e.0);
+            (RunStatus::Ok, code, None)
+        }
         Err(error) if error.downcast_ref::<SleptPastDeadline>().is_some() => (
             RunStatus::Deadline,
             -1,
@@ -192,10 +303,14 @@ fn classify(
             Some(Trap::Interrupt) => (
                 RunStatus::Deadline,
                 -1,
-                Some(format!(
-                    "TimeoutError: wall-clock limit of {:?} exceeded",
-                    limits.timeout
-                )),
+                Some(match state.interrupted {
+                    Some(Interrupted::Stopped) => STOPPED_NOTE.to_owned(),
+                    _ if budget_bound => budget_note(limits),
+                    _ => format!(
+                        "TimeoutError: wall-clock limit of {:?} exceeded",
+                        limits.timeout
+                    ),
+                }),
             ),
             _ if state.limiter.memory_denied => (RunStatus::Memory, -1, memory_note()),
             Some(Trap::StackOverflow) => (

@@ -4,6 +4,7 @@
 use super::capture::CappedPipe;
 use super::clock::{HasSandboxClock, SandboxClock};
 use super::request::SandboxLimits;
+use super::stop::{HasInterrupt, Interrupted};
 use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::{SeededRandom, sealed_wasi};
 use wasmtime::component::ResourceTable;
@@ -24,6 +25,8 @@ pub struct RunState {
     pub stdout: CappedPipe,
     /// Captured stderr.
     pub stderr: CappedPipe,
+    /// Why the run was interrupted, if it was.
+    pub interrupted: Option<Interrupted>,
 }
 
 impl RunState {
@@ -56,7 +59,14 @@ impl RunState {
             limiter: StoreLimiter::new(&memory),
             stdout,
             stderr,
+            interrupted: None,
         }
+    }
+}
+
+impl HasInterrupt for RunState {
+    fn interrupted(&mut self) -> &mut Option<Interrupted> {
+        &mut self.interrupted
     }
 }
 

@@ -122,6 +122,99 @@ for _ in range(1, m):
 print(row[-1])""",
 ["1 1\n", "2 2\n", "3 7\n", "1000 1000\n"])
 
+def words_input(n, vocab):
+    return " ".join(random.choice(vocab) for _ in range(n)) + "\n"
+VOCAB = "apple banana cherry delta echo fox golf hotel india juliet kilo lima".split()
+add("word-frequency",
+"""Word frequency
+
+Read a line of lowercase words separated by spaces and a number k on the next line. Print the k most frequent words, one per line as `word count`, most frequent first; words with the same count in alphabetical order. If there are fewer than k distinct words, print them all.""",
+"""import sys
+from collections import Counter
+words, k = sys.stdin.read().split('\\n')[:2]
+counts = Counter(words.split())
+for word, count in sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))[: int(k)]:
+    print(word, count)""",
+["a b a\n1\n", "x\n5\n", words_input(50, VOCAB[:5]) + "3\n", words_input(400, VOCAB) + "12\n", words_input(2000, VOCAB) + "4\n"])
+
+def nested(depth):
+    if depth == 0:
+        return random.choice([random.randint(-100, 100), round(random.uniform(-10, 10), 2), "s", True, None])
+    if random.random() < 0.5:
+        return [nested(depth - 1) for _ in range(random.randint(0, 4))]
+    return {f"k{i}": nested(depth - 1) for i in range(random.randint(0, 4))}
+add("json-sum",
+"""JSON sum
+
+The input is one JSON document. Print the sum of all the numbers in it (at any depth, in lists and in object values; booleans are not numbers). Print an integer if the sum is a whole number, otherwise the sum rounded to 2 decimal places.""",
+"""import json, sys
+def total(v):
+    if isinstance(v, bool):
+        return 0
+    if isinstance(v, (int, float)):
+        return v
+    if isinstance(v, list):
+        return sum(total(x) for x in v)
+    if isinstance(v, dict):
+        return sum(total(x) for x in v.values())
+    return 0
+s = round(total(json.load(sys.stdin)), 2)
+print(int(s) if s == int(s) else f"{s:.2f}")""",
+['[1, 2, 3]\n', '{"a": {"b": [1.5, 2.25]}, "c": true}\n', '"text"\n'] + [json.dumps(nested(d)) + "\n" for d in (3, 4, 5, 6)])
+
+def graph_input(n, m):
+    edges = [(random.randint(1, n), random.randint(1, n), random.randint(1, 100)) for _ in range(m)]
+    return f"{n} {m}\n" + "".join(f"{u} {v} {w}\n" for u, v, w in edges)
+add("shortest-path",
+"""Shortest path
+
+A directed graph has n nodes (1..n) and m weighted edges. Print the length of the shortest path from node 1 to node n, or -1 if n cannot be reached.
+
+Input: the first line holds n and m (1 <= n <= 10^4, 0 <= m <= 5*10^4); each of the next m lines holds u v w (1 <= w <= 100), an edge from u to v.""",
+"""import sys, heapq
+data = sys.stdin.read().split()
+n, m = int(data[0]), int(data[1])
+adj = [[] for _ in range(n + 1)]
+for i in range(m):
+    u, v, w = int(data[2 + 3 * i]), int(data[3 + 3 * i]), int(data[4 + 3 * i])
+    adj[u].append((v, w))
+dist = [None] * (n + 1)
+heap = [(0, 1)]
+while heap:
+    d, u = heapq.heappop(heap)
+    if dist[u] is not None:
+        continue
+    dist[u] = d
+    for v, w in adj[u]:
+        if dist[v] is None:
+            heapq.heappush(heap, (d + w, v))
+print(-1 if dist[n] is None else dist[n])""",
+["1 0\n", "2 0\n", "3 3\n1 2 5\n2 3 5\n1 3 20\n", graph_input(50, 200), graph_input(1000, 5000), graph_input(5000, 12000)])
+
+def date(rng):
+    import datetime
+    return (datetime.date(1900, 1, 1) + datetime.timedelta(days=rng.randint(0, 73000))).isoformat()
+add("days-between",
+"""Days between dates
+
+Each line of the input holds two dates YYYY-MM-DD (years 1900..2100). For each line print the number of days from the first date to the second (negative if the second is earlier).""",
+"""import sys
+from datetime import date
+for line in sys.stdin:
+    if line.strip():
+        a, b = (date.fromisoformat(x) for x in line.split())
+        print((b - a).days)""",
+["2024-01-01 2024-03-01\n", "2000-02-28 2000-03-01\n1900-02-28 1900-03-01\n", "".join(f"{date(random)} {date(random)}\n" for _ in range(200))])
+
+add("sha256-lines",
+"""SHA-256 of lines
+
+For each line of the input (without its newline), print the first 16 hex digits of the SHA-256 digest of its UTF-8 bytes.""",
+"""import sys, hashlib
+for line in sys.stdin.read().splitlines():
+    print(hashlib.sha256(line.encode()).hexdigest()[:16])""",
+["abc\n", "hello world\n\nx\n", "".join("".join(random.choice("abcdefgh ") for _ in range(random.randint(0, 60))) + "\n" for _ in range(300))])
+
 with open(sys.argv[1], "w") as f:
     for p in problems:
         f.write(json.dumps(p) + "\n")
