@@ -316,5 +316,9 @@ fn default_vectors_share_units_and_scale_past_the_instance_pool() {
     let small = registry()
         .make_vec(&VecSpec::uniform("game:Mastermind-v0-easy", 64, 0))
         .unwrap();
-    assert!(small.num_units() < 64, "{} units for 64 envs", small.num_units());
+    assert!(
+        small.num_units() < 64,
+        "{} units for 64 envs",
+        small.num_units()
+    );
 }

@@ -220,15 +220,20 @@ impl CodeEnv {
     }
 
     /// Runs `code` on the selected tests of `problem`, in parallel, until the first failure
-    /// (with `early_exit`) or the answer's budget; returns the reward and info.
+    /// (with `early_exit`) or the answer's budget; returns the reward and info. A failure stops
+    /// only the tests after it, so the first failing test (in test order) and every verdict
+    /// before it are the same run after run; the tests after it are reported as skipped.
     fn grade(&self, problem: &Problem, code: &str) -> (f64, Map<String, Value>) {
         let selected = select_tests(&problem.tests, self.max_tests);
-        let stop = StopSignal::with_budget(self.answer_timeout);
-        let results: Vec<(Verdict, Value, String)> = selected
+        let stops: Vec<_> = (0..selected.len())
+            .map(|_| StopSignal::with_budget(self.answer_timeout))
+            .collect();
+        let mut results: Vec<(Verdict, Value, String)> = selected
             .par_iter()
-            .map(|test| {
+            .enumerate()
+            .map(|(i, test)| {
                 let request = self.settings.request(code, &test.input);
-                let outcome = run_python_with_stop(&self.sandbox, &request, &stop);
+                let outcome = run_python_with_stop(&self.sandbox, &request, &stops[i]);
                 if outcome.stopped {
                     return (
                         Verdict::Skipped,
@@ -238,7 +243,7 @@ impl CodeEnv {
                 }
                 let verdict = Verdict::of(&outcome, test);
                 if verdict != Verdict::Passed && self.early_exit {
-                    stop.stop();
+                    stops[i + 1..].iter().for_each(|later| later.stop());
                 }
                 // No wall time here: fuel is the deterministic measure of what a run cost.
                 let record = json!({
@@ -249,6 +254,17 @@ impl CodeEnv {
                 (verdict, record, outcome.stderr)
             })
             .collect();
+        let failed =
+            |r: &(Verdict, Value, String)| r.0 != Verdict::Passed && r.0 != Verdict::Skipped;
+        if let Some(first) = results.iter().position(failed).filter(|_| self.early_exit) {
+            for later in &mut results[first + 1..] {
+                *later = (
+                    Verdict::Skipped,
+                    json!({"verdict": "skipped"}),
+                    String::new(),
+                );
+            }
+        }
         let passed = results.iter().filter(|r| r.0 == Verdict::Passed).count();
         let mut info = Map::new();
         info.insert("problem_index".into(), json!(problem.index));

@@ -734,7 +734,8 @@ fn call_batch(
     };
     let args = &mut live.args;
     args.numbers.clear();
-    args.numbers.extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
+    args.numbers
+        .extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
     limits.arm(&mut live.store);
     let state = live.store.data_mut();
     state.running = None;
@@ -753,7 +754,11 @@ fn call_batch(
             // SAFETY: the signature was checked when the instance was built.
             let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
                 unsafe { TypedFunc::new_unchecked(step_each) };
-            let call = (args.numbers.as_slice(), args.actions.as_str(), args.ends.as_slice());
+            let call = (
+                args.numbers.as_slice(),
+                args.actions.as_str(),
+                args.ends.as_slice(),
+            );
             Ok(func.call(&mut live.store, call)?.0)
         }
         Request::Reset(first) => {
