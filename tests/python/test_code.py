@@ -1,6 +1,6 @@
 """Code envs from Python: ``geode.make("code:CodeContest")`` grades answers on the shipped sample."""
 
-SUM_OF_TWO_SEED = 6  # picks "Sum of two" from the shipped sample
+SUM_OF_TWO_SEED = 109  # picks "Sum of two" from the shipped sample
 CORRECT = "Here you go.\n```python\na, b = map(int, input().split())\nprint(a + b)\n```"
 
 
