@@ -6,8 +6,11 @@ use geode_runtime::{AsyncPool, AutoresetMode, Error, Limits, VecSpec, VectorStep
 use geode_tests::registry;
 use std::time::{Duration, Instant};
 
+/// A pool of one env per unit: a slow step holds back only the slots of its own unit, and these
+/// tests watch single slots move at their own pace (`tests/units.rs` covers shared units).
 fn pool(ids: &[&str], threads: usize) -> AsyncPool {
     let spec = VecSpec {
+        group_size: 1,
         ids: ids.iter().map(|s| s.to_string()).collect(),
         limits: Limits {
             fuel_per_call: None,

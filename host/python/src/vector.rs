@@ -56,12 +56,6 @@ pub fn make_vec(
             "a vector env needs at least one env id".into(),
         ));
     }
-    // Pools of episodes that each move at their own pace use smaller units (see
-    // `auto_pool_group_size`).
-    let group_size = match (group_size, async_mode) {
-        (0, true) => geode_runtime::auto_pool_group_size(env_ids.len()),
-        (size, _) => size,
-    };
     let units = py
         .detach(|| -> Result<Units> {
             registry::current()?.make_units(&env_ids, &configs, &wrappers, &limits, group_size)

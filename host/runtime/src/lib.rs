@@ -49,7 +49,7 @@ pub use limits::Limits;
 pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use registry::{BUILTIN_PLUGINS, DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
-pub use stack::{VecSpec, WrapperSpec, auto_group_size, auto_pool_group_size};
+pub use stack::{VecSpec, WrapperSpec, auto_group_size};
 pub use unit::MemberEnv;
 pub use vector::{
     Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, Units, VectorEnv, VectorStep,

@@ -107,16 +107,6 @@ pub fn auto_group_size(n: usize) -> usize {
         .max(n.div_ceil(MAX_AUTO_UNITS))
 }
 
-/// The envs per unit an [`AsyncPool`] picks for `n` slots: about four units per core, at most 64
-/// envs each and at most [`MAX_AUTO_UNITS`] units. A pool's episodes move at their own pace, and
-/// a slow step holds back the slots of its unit, so pools use smaller units than vector envs.
-pub fn auto_pool_group_size(n: usize) -> usize {
-    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    (n / (cores * 4))
-        .clamp(1, 64)
-        .max(n.div_ceil(MAX_AUTO_UNITS))
-}
-
 impl Registry {
     /// Wraps `env` in one layer.
     pub fn wrap(
@@ -158,8 +148,8 @@ impl Registry {
         Ok(env)
     }
 
-    /// The slots of `spec`; `group_size` 0 becomes `auto` of the slot count.
-    fn make_slots(&self, spec: &VecSpec, auto: fn(usize) -> usize) -> Result<Units> {
+    /// The slots of `spec`.
+    fn make_slots(&self, spec: &VecSpec) -> Result<Units> {
         if !spec.configs.is_empty() && spec.configs.len() != spec.ids.len() {
             return Err(Error::InvalidArgument(format!(
                 "{} configs for {} envs",
@@ -176,16 +166,12 @@ impl Registry {
                 self.seed_config(id, config, seed.wrapping_add(i as u64));
             }
         }
-        let group_size = match spec.group_size {
-            0 => auto(spec.ids.len()),
-            size => size,
-        };
         self.make_units(
             &spec.ids,
             &configs,
             &spec.wrappers,
             &spec.limits,
-            group_size,
+            spec.group_size,
         )
     }
 
@@ -286,7 +272,7 @@ impl Registry {
     /// A synchronous vector env (GEM's `make_vec`).
     pub fn make_vec(&self, spec: &VecSpec) -> Result<VectorEnv> {
         Ok(VectorEnv::new(
-            self.make_slots(spec, auto_group_size)?,
+            self.make_slots(spec)?,
             spec.autoreset,
             spec.seed,
         ))
@@ -294,10 +280,6 @@ impl Registry {
 
     /// An asynchronous pool with `threads` workers (0 = one per core).
     pub fn make_pool(&self, spec: &VecSpec, threads: usize) -> Result<AsyncPool> {
-        AsyncPool::new(
-            self.make_slots(spec, auto_pool_group_size)?,
-            spec.autoreset,
-            threads,
-        )
+        AsyncPool::new(self.make_slots(spec)?, spec.autoreset, threads)
     }
 }
