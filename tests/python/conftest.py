@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-HOSTILE = ROOT / "target/plugins/wasm32-wasip2/plugin/hostile.wasm"
 
 
 @pytest.fixture(scope="session")
@@ -17,20 +16,34 @@ def gem():
     return gem
 
 
-@pytest.fixture(scope="session")
-def hostile(gem):
-    """Loads ``tests/plugins/hostile`` (built by ``cargo test``; built here when missing)."""
-    if not HOSTILE.exists():
+def _load_test_plugin(gem, crate: str, probe_id: str):
+    """Loads the test plugin ``tests/plugins/<crate>`` (built by ``cargo test``; built here when
+    missing) unless ``probe_id`` is registered already."""
+    wasm = ROOT / f"target/plugins/wasm32-wasip2/plugin/{crate.replace('-', '_')}.wasm"
+    if not wasm.exists():
         build = subprocess.run(
-            ["cargo", "build", "--profile", "plugin", "--target", "wasm32-wasip2", "-p", "hostile",
+            ["cargo", "build", "--profile", "plugin", "--target", "wasm32-wasip2", "-p", crate,
              "--target-dir", str(ROOT / "target/plugins")],
             cwd=ROOT, capture_output=True, text=True,
         )
-        if build.returncode != 0 or not HOSTILE.exists():
-            pytest.skip(f"cannot build the hostile test plugin: {build.stderr[-500:]}")
-    if "hostile:healthy" not in gem.ENV_REGISTRY:
-        gem.load_plugin(str(HOSTILE))
+        if build.returncode != 0 or not wasm.exists():
+            pytest.fail(f"cannot build the {crate} test plugin: {build.stderr[-500:]}")
+    if probe_id not in gem.ENV_REGISTRY:
+        gem.load_plugin(str(wasm))
     return gem
+
+
+@pytest.fixture(scope="session")
+def hostile(gem):
+    """``tests/plugins/hostile``: guests that attack the host on purpose."""
+    return _load_test_plugin(gem, "hostile", "hostile:healthy")
+
+
+@pytest.fixture(scope="session")
+def poison(gem):
+    """``tests/plugins/poison``: a game whose ``poison:*`` actions break the host's limits or the
+    contract."""
+    return _load_test_plugin(gem, "poison", "poison:Counter-v0")
 
 
 class FakeTokenizer:
@@ -47,22 +60,3 @@ def tokenizer():
     """A chat-template tokenizer stand-in."""
     return FakeTokenizer()
 
-
-POISON = ROOT / "target/plugins/wasm32-wasip2/plugin/poison.wasm"
-
-
-@pytest.fixture(scope="session")
-def poison(gem):
-    """Loads ``tests/plugins/poison`` (built here when missing): a game whose ``poison:*``
-    actions break the host's limits or the contract."""
-    if not POISON.exists():
-        build = subprocess.run(
-            ["cargo", "build", "--profile", "plugin", "--target", "wasm32-wasip2", "-p", "poison",
-             "--target-dir", str(ROOT / "target/plugins")],
-            cwd=ROOT, capture_output=True, text=True,
-        )
-        if build.returncode != 0 or not POISON.exists():
-            pytest.fail(f"cannot build the poison test plugin: {build.stderr[-500:]}")
-    if "poison:Counter-v0" not in gem.ENV_REGISTRY:
-        gem.load_plugin(str(POISON))
-    return gem

@@ -39,6 +39,12 @@ type EnrolArgs = (ResourceAny,);
 type StepArgs<'a> = (&'a [u32], &'a str, &'a [u32]);
 type ResetArgs<'a> = (&'a [u32], &'a [EpisodeStart]);
 
+/// A member's logged calls with their actions and digests, copied out for a replay.
+type Log = Vec<(Call, String, u64)>;
+
+/// The checked `enrol` export and the `step-each` and `reset-each` exports.
+type BatchExports = (TypedFunc<EnrolArgs, (u32,)>, Func, Func);
+
 /// What one member is asked to do in a batch call.
 #[derive(Debug, Clone, Copy)]
 enum Request<'a> {
@@ -227,7 +233,7 @@ impl ComponentUnit {
             .map_err(|e| classify(&store, "instantiate", e))?;
         let api = EnvPlugin::new(&mut store, &instance)
             .map_err(|e| classify(&store, "instantiate", e))?;
-        let batch = batch_exports(&mut store, &instance, &id)?;
+        let batch = batch_exports(&mut store, &instance, &id);
         let mut handles = Vec::with_capacity(self.members.len());
         let mut numbers = Vec::with_capacity(self.members.len());
         for member in &self.members {
@@ -300,7 +306,7 @@ impl ComponentUnit {
             .map(|&(m, _)| (m, self.members[m].record.start().expect("running").1))
             .collect();
         self.replay_round(&resets, &starts, &mut scratch)?;
-        let logs: Vec<(usize, Vec<(Call, String, u64)>)> = running
+        let logs: Vec<(usize, Log)> = running
             .iter()
             .map(|&m| {
                 let calls = self.members[m].record.calls();
@@ -691,10 +697,8 @@ fn batch_exports(
     store: &mut Store<GuestState>,
     instance: &wasmtime::component::Instance,
     id: &str,
-) -> Result<Option<(TypedFunc<EnrolArgs, (u32,)>, Func, Func)>> {
-    let Some(batch) = instance.get_export_index(&mut *store, None, BATCH_EXPORT) else {
-        return Ok(None);
-    };
+) -> Option<BatchExports> {
+    let batch = instance.get_export_index(&mut *store, None, BATCH_EXPORT)?;
     let mut lookup = |name: &str| {
         instance
             .get_export_index(&mut *store, Some(&batch), name)
@@ -703,7 +707,7 @@ fn batch_exports(
     let (Some(enrol), Some(step_each), Some(reset_each)) =
         (lookup("enrol"), lookup("step-each"), lookup("reset-each"))
     else {
-        return Ok(None);
+        return None;
     };
     let checked = enrol.typed::<EnrolArgs, (u32,)>(&*store).and_then(|enrol| {
         step_each.typed::<StepArgs<'_>, (BatchResults,)>(&*store)?;
@@ -711,12 +715,12 @@ fn batch_exports(
         Ok(enrol)
     });
     match checked {
-        Ok(enrol) => Ok(Some((enrol, step_each, reset_each))),
+        Ok(enrol) => Some((enrol, step_each, reset_each)),
         Err(e) => {
             if std::env::var_os("GEODE_LOG").is_some() {
                 eprintln!("[{id}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
             }
-            Ok(None)
+            None
         }
     }
 }

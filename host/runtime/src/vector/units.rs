@@ -115,6 +115,9 @@ impl Units {
     }
 }
 
+/// A unit and the `(position, member)` pairs of a step's slots that live in it.
+pub(crate) type UnitBatch = (usize, Vec<(usize, usize)>);
+
 /// Where each slot lives: its unit and its member there.
 pub(crate) struct Layout {
     /// The first slot of each unit.
@@ -149,10 +152,7 @@ impl Layout {
 
     /// Groups `items` (each with a distinct slot index, checked) by unit: per unit, `(position
     /// in items, member)`, in item order.
-    pub fn by_unit(
-        &self,
-        indices: impl Iterator<Item = usize>,
-    ) -> Result<Vec<(usize, Vec<(usize, usize)>)>> {
+    pub fn by_unit(&self, indices: impl Iterator<Item = usize>) -> Result<Vec<UnitBatch>> {
         let mut seen = vec![false; self.num_envs];
         let mut groups: Vec<Vec<(usize, usize)>> = vec![Vec::new(); self.starts.len()];
         for (position, index) in indices.enumerate() {
