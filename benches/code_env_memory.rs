@@ -5,7 +5,7 @@
 //!     cargo bench -p geode-benches --bench code_env_memory [-- --rows 16384 --envs 1024]
 
 use geode_benches::rss_kib;
-use geode_runtime::{Env, Limits, Registry, Runtime};
+use geode_runtime::{Env, Registry, Runtime};
 use serde_json::json;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -94,7 +94,7 @@ fn main() {
     let mut made: Vec<Box<dyn Env>> = (0..envs)
         .map(|_| {
             registry
-                .make_any_env("code:CodeContest", &config, &Limits::default())
+                .make("code:CodeContest", &config)
                 .expect("make a code env")
         })
         .collect();

@@ -1,6 +1,6 @@
 //! Bad input from users gets a clear, typed error whose text names what was wrong.
 
-use geode_runtime::{Env, Error, Limits, PluginSource, RefusalKind, Registry};
+use geode_runtime::{Env, Error, Limits, MakeOptions, PluginSource, RefusalKind, Registry};
 use geode_tests::{registry, runtime};
 use serde_json::json;
 
@@ -156,7 +156,7 @@ fn oversized_action_is_refused_before_the_guest_sees_it() {
         ..Limits::default()
     };
     let mut env = registry()
-        .make_with_limits(HARD, &json!({}), limits)
+        .make(HARD, MakeOptions::default().with_limits(limits))
         .unwrap();
     env.reset(Some(0)).unwrap();
     let error = env.step(&"9".repeat(2048)).unwrap_err();
@@ -170,7 +170,9 @@ fn oversized_action_is_refused_before_the_guest_sees_it() {
 
 #[test]
 fn step_before_reset_and_garbage_state_are_refused() {
-    let mut env = registry().make(HARD, &json!({})).unwrap();
+    let mut env = registry()
+        .make_component(HARD, &json!({}), &Limits::default())
+        .unwrap();
     let error = env.step("\\boxed{3}").unwrap_err();
     assert!(
         error.to_string().contains("step called before reset"),

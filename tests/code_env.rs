@@ -2,9 +2,9 @@
 //! 1.0 only when every selected test passes), per-test verdicts, configurable dataset files,
 //! and `tool:python` with a timeout that really applies.
 
-use geode_runtime::sandbox::{TERMINAL_STATE, Verdict};
+use geode_runtime::gem::{TERMINAL_STATE, Verdict};
 use geode_runtime::wrappers::ToolRewards;
-use geode_runtime::{Env, Limits, StepOutput, WrapperSpec};
+use geode_runtime::{Env, Limits, MakeOptions, StepOutput, WrapperSpec};
 use geode_tests::registry;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -16,9 +16,7 @@ fn code_env(id: &str, overrides: Value) -> Box<dyn Env> {
         .as_object_mut()
         .unwrap()
         .extend(overrides.as_object().cloned().unwrap_or_default());
-    registry()
-        .make_stack(id, &config, &[], &Limits::default())
-        .expect("make code env")
+    registry().make(id, &config).expect("make code env")
 }
 
 /// Resets `env` until its problem statement starts with `title`.
@@ -329,19 +327,9 @@ fn the_dataset_file_is_configurable() {
     );
     assert_eq!(env.reset(Some(0)).unwrap().observation, "Echo");
     std::fs::remove_dir_all(&elsewhere).ok();
-    let missing = registry().make_stack(
-        "code:CodeContest",
-        &json!({"dataset": "nope.jsonl"}),
-        &[],
-        &Limits::default(),
-    );
+    let missing = registry().make("code:CodeContest", &json!({"dataset": "nope.jsonl"}));
     assert!(missing.is_err());
-    let unknown = registry().make_stack(
-        "code:CodeContest",
-        &json!({"datset": "x"}),
-        &[],
-        &Limits::default(),
-    );
+    let unknown = registry().make("code:CodeContest", &json!({"datset": "x"}));
     let error = unknown.err().expect("an unknown key is refused");
     assert!(error.to_string().contains("datset"), "{error}");
 }
@@ -350,7 +338,7 @@ fn the_dataset_file_is_configurable() {
 fn the_python_tool_runs_code_blocks_like_gem() {
     let limits = Limits::default();
     let mut tool = registry()
-        .make_any_tool("tool:python", &json!({}), &limits)
+        .make_tool("tool:python", &json!({}), &limits)
         .unwrap();
     assert!(tool.instructions().unwrap().contains("<python>"));
     let out = tool
@@ -376,7 +364,7 @@ fn the_python_tool_runs_code_blocks_like_gem() {
         out.observation
     );
     let mut last_line = registry()
-        .make_any_tool(
+        .make_tool(
             "tool:python",
             &json!({"keep_error_last_line": true}),
             &limits,
@@ -393,7 +381,7 @@ fn the_python_tool_runs_code_blocks_like_gem() {
 fn the_python_tool_timeout_really_applies() {
     let limits = Limits::default();
     let mut tool = registry()
-        .make_any_tool("tool:python", &json!({"timeout": 0.5}), &limits)
+        .make_tool("tool:python", &json!({"timeout": 0.5}), &limits)
         .unwrap();
     let started = Instant::now();
     let out = tool
@@ -421,11 +409,9 @@ fn the_python_tool_wraps_an_env() {
         rewards: ToolRewards::default(),
     };
     let mut env = registry()
-        .make_stack(
+        .make(
             "code:CodeContest",
-            &json!({"timeout": 2}),
-            &[tools],
-            &Limits::default(),
+            MakeOptions::from(&json!({"timeout": 2})).with_wrappers(vec![tools]),
         )
         .unwrap();
     let first = env.reset(Some(1)).unwrap();
@@ -441,7 +427,7 @@ fn the_python_tool_wraps_an_env() {
 
 #[test]
 fn a_thousand_code_envs_share_one_dataset() {
-    use geode_runtime::sandbox::CodeEnv;
+    use geode_runtime::gem::CodeEnv;
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("geode-code-shared-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -453,11 +439,7 @@ fn a_thousand_code_envs_share_one_dataset() {
     let config = json!({"dataset": "shared.jsonl"});
     // Through the registry, as trainers make them: every env holds the runtime's one copy.
     let envs: Vec<Box<dyn Env>> = (0..1024)
-        .map(|_| {
-            registry
-                .make_any_env("code:CodeContest", &config, &Limits::default())
-                .unwrap()
-        })
+        .map(|_| registry.make("code:CodeContest", &config).unwrap())
         .collect();
     let shared = runtime.datasets().get("shared.jsonl").expect("loaded once");
     // The runtime's table, `shared`, and the 1,024 envs.
@@ -480,4 +462,42 @@ fn a_thousand_code_envs_share_one_dataset() {
         .collect();
     assert!(direct.iter().all(|env| Arc::ptr_eq(env.dataset(), &shared)));
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn one_registry_makes_native_and_plugin_ids_alike() {
+    let registry = registry();
+    let mut code = registry.make("code:CodeContest", &json!({})).unwrap();
+    let problem = code.reset(Some(0)).unwrap().observation;
+    assert!(problem.len() > 100, "{problem}");
+    let mut game = registry
+        .make("game:GuessTheNumber-v0-hard", &json!({}))
+        .unwrap();
+    assert!(!game.reset(Some(0)).unwrap().observation.is_empty());
+
+    let code_entry = registry.lookup("code:CodeContest").unwrap();
+    assert_eq!(code_entry.kind, geode_runtime::PluginKind::Env);
+    assert!(code_entry.provider.plugin().is_none());
+    let tool = registry.lookup("tool:python").unwrap();
+    assert_eq!(tool.kind, geode_runtime::PluginKind::Tool);
+    assert!(
+        registry
+            .ids_of(geode_runtime::PluginKind::Env)
+            .any(|id| id == "code:Taco8k")
+    );
+
+    let as_env = registry.make("tool:python", &json!({})).unwrap_err();
+    assert!(
+        as_env.to_string().contains("is a tool, not an env"),
+        "{as_env}"
+    );
+    match registry.make("code:CodeContst", &json!({})).unwrap_err() {
+        geode_runtime::Error::UnknownEnv { suggestions, .. } => {
+            assert_eq!(
+                suggestions.first().map(String::as_str),
+                Some("code:CodeContest")
+            );
+        }
+        other => panic!("expected UnknownEnv, got {other}"),
+    }
 }

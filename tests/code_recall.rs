@@ -4,13 +4,13 @@
 //! slow or hostile ones (loops, memory bombs, exit tricks, files, sockets, processes, the
 //! environment...) 0.0, or -0.1 without a code block, each judged within its answer's budget.
 
-use geode_runtime::{Env, Limits};
+use geode_runtime::Env;
 use geode_tests::registry;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-const SAMPLE: &str = include_str!("../host/runtime/src/sandbox/data/code_sample.jsonl");
+const SAMPLE: &str = include_str!("../host/runtime/src/gem/data/code_sample.jsonl");
 const CORRECT: &str = include_str!("data/code_recall/correct.jsonl");
 const WRONG: &str = include_str!("data/code_recall/wrong.jsonl");
 
@@ -23,12 +23,7 @@ fn rows(text: &str) -> Vec<Value> {
 /// A code env and, for each problem id of the sample, a reset seed that picks it.
 fn env_and_seeds(timeout: f64) -> (Box<dyn Env>, HashMap<String, u64>) {
     let mut env = registry()
-        .make_stack(
-            "code:CodeContest",
-            &json!({"timeout": timeout}),
-            &[],
-            &Limits::default(),
-        )
+        .make("code:CodeContest", &json!({"timeout": timeout}))
         .expect("make code env");
     let ids: HashMap<String, String> = rows(SAMPLE)
         .iter()

@@ -2,7 +2,7 @@
 
 use geode_runtime::cache::CompileCache;
 use geode_runtime::engine::EngineSettings;
-use geode_runtime::{Env, PluginSource, Registry, Runtime};
+use geode_runtime::{PluginSource, Registry, Runtime};
 use serde_json::json;
 
 fn wasm() -> &'static [u8] {

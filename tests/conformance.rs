@@ -12,10 +12,8 @@ const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 /// Every built-in env id: the plugins' and the code envs the host provides.
 fn builtin_env_ids() -> Vec<String> {
     let builtins = Registry::with_builtins(runtime()).expect("built-in plugins load");
-    let native = builtins.native_env_ids().map(|(id, _)| id);
     builtins
         .ids_of(PluginKind::Env)
-        .chain(native)
         .map(str::to_owned)
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Datasets: loaded once from JSONL or Parquet, served to guests through the `dataset` import,
 //! shared by every instance, and opened only inside the configured data directories.
 
-use geode_runtime::{Env, Error, PluginSource, Registry, Runtime};
+use geode_runtime::{Error, PluginSource, Registry, Runtime};
 use geode_tests::hostile_wasm;
 use serde_json::json;
 use std::path::{Path, PathBuf};

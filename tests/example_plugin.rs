@@ -1,7 +1,7 @@
 //! The example plugin (`examples/plugins/coin-flip`), loaded from its file like any third-party
 //! plugin: the SDK path works end to end out of the tree.
 
-use geode_runtime::{Env, Error, RefusalKind, Registry};
+use geode_runtime::{Error, RefusalKind, Registry};
 use geode_tests::runtime;
 use serde_json::json;
 

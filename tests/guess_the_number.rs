@@ -1,22 +1,22 @@
 //! GuessTheNumber over the real built-in component: every reward rule, seeding and replay.
 
-use geode_runtime::{ComponentEnv, Env, StepOutput};
+use geode_runtime::{Env, StepOutput};
 use geode_tests::registry;
 use serde_json::{Value, json};
 
 const HARD: &str = "game:GuessTheNumber-v0-hard";
 
-fn make(id: &str) -> ComponentEnv {
+fn make(id: &str) -> Box<dyn Env> {
     registry().make(id, &json!({})).expect("make")
 }
 
 /// The hidden number, read through the public snapshot API.
-fn target(env: &mut ComponentEnv) -> i64 {
+fn target(env: &mut dyn Env) -> i64 {
     let state: Value = serde_json::from_slice(&env.get_state().unwrap()).unwrap();
     state["env"]["target"].as_i64().unwrap()
 }
 
-fn guess(env: &mut ComponentEnv, n: i64) -> StepOutput {
+fn guess(env: &mut dyn Env, n: i64) -> StepOutput {
     env.step(&format!("I think it is \\boxed{{{n}}}")).unwrap()
 }
 

@@ -15,7 +15,7 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 
 fn make(id: &str, limits: Limits) -> ComponentEnv {
     registry()
-        .make_with_limits(id, &json!({}), limits)
+        .make_component(id, &json!({}), &limits)
         .expect("make hostile env")
 }
 
@@ -221,7 +221,7 @@ fn trapping_reset_is_typed_and_retried_fresh() {
         ..Limits::default()
     };
     let mut env = registry()
-        .make_with_limits("hostile:slow-reset", &json!({}), limits)
+        .make_component("hostile:slow-reset", &json!({}), &limits)
         .unwrap();
     for _ in 0..2 {
         let error = env.reset(None).unwrap_err();

@@ -123,7 +123,7 @@ fn every_id_grades_right_wrong_and_missing_answers() {
 fn unseeded_resets_visit_every_row_once_per_epoch() {
     let rows = sample_rows("hotpotqa");
     let mut env = registry().make("qa:HotpotQA", &json!({"seed": 5})).unwrap();
-    let epoch = |env: &mut geode_runtime::ComponentEnv| {
+    let epoch = |env: &mut Box<dyn Env>| {
         (0..rows.len())
             .map(|_| question_of(&env.reset(None).unwrap().observation).to_owned())
             .collect::<Vec<_>>()

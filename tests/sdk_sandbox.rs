@@ -18,9 +18,7 @@ fn judge(config: Value) -> Box<dyn Env> {
     registry
         .add_bytes(PluginSource::File(path), &wasm)
         .expect("python-judge loads");
-    let mut env = registry
-        .make_any_env(JUDGE, &config, &Default::default())
-        .expect("make the judge");
+    let mut env = registry.make(JUDGE, &config).expect("make the judge");
     env.reset(Some(0)).expect("reset");
     env
 }

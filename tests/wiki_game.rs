@@ -3,7 +3,7 @@
 //! conformance suite.
 
 use geode_runtime::conformance::{CheckOptions, check_env};
-use geode_runtime::{ComponentEnv, Env, StepOutput};
+use geode_runtime::{Env, StepOutput};
 use geode_tests::registry;
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
@@ -50,7 +50,7 @@ fn shortest_path(graph: &HashMap<String, Vec<String>>, start: &str, target: &str
     path
 }
 
-fn make(id: &str, overrides: Value) -> ComponentEnv {
+fn make(id: &str, overrides: Value) -> Box<dyn Env> {
     registry().make(id, &overrides).expect("make")
 }
 
@@ -66,7 +66,7 @@ fn position(suffix: &str) -> (String, String) {
     (current.to_owned(), target.to_owned())
 }
 
-fn go(env: &mut ComponentEnv, title: &str) -> StepOutput {
+fn go(env: &mut dyn Env, title: &str) -> StepOutput {
     env.step(&format!("The best next page is \\boxed{{{title}}}."))
         .unwrap()
 }

@@ -4,7 +4,7 @@
 use geode_runtime::wrappers::{
     EpisodeTracking, MAX_TOOL_USE_MESSAGE, ObservationHistory, ObservationMode, ToolRewards,
 };
-use geode_runtime::{Env, Error, Limits, WrapperSpec};
+use geode_runtime::{Env, Error, Limits, MakeOptions, WrapperSpec};
 use geode_tests::registry;
 use serde_json::json;
 
@@ -32,7 +32,10 @@ fn gem_stack_tool_then_observation_then_tracking() {
         WrapperSpec::EpisodeTracking,
     ];
     let mut env = registry()
-        .make_stack("hostile:healthy", &json!({}), &stack, &Limits::default())
+        .make(
+            "hostile:healthy",
+            MakeOptions::from(&json!({})).with_wrappers(stack.clone()),
+        )
         .unwrap();
     let reset = env.reset(None).unwrap();
     assert!(
@@ -217,11 +220,9 @@ fn wrapper_plugin_stacks_with_native_wrappers() {
         WrapperSpec::by_name("concat").unwrap(),
     ];
     let mut env = registry()
-        .make_stack(
+        .make(
             "game:GuessTheNumber-v0-easy",
-            &json!({}),
-            &stack,
-            &Limits::default(),
+            MakeOptions::from(&json!({})).with_wrappers(stack.clone()),
         )
         .unwrap();
     env.reset(Some(0)).unwrap();

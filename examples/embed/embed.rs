@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p geode-examples --example embed`
 
-use geode_runtime::{Env, Error, Limits, Registry, Runtime};
+use geode_runtime::{Env, Error, Limits, MakeOptions, Registry, Runtime};
 use serde_json::json;
 
 /// A bisection policy for GuessTheNumber: reads the hint in the last observation.
@@ -32,7 +32,10 @@ fn main() -> Result<(), Error> {
         fuel_per_call: Some(10_000_000),
         ..Limits::default()
     };
-    let mut env = registry.make_with_limits("game:GuessTheNumber-v0-hard", &json!({}), limits)?;
+    let mut env = registry.make(
+        "game:GuessTheNumber-v0-hard",
+        MakeOptions::default().with_limits(limits),
+    )?;
 
     let mut wins = 0;
     for episode in 0..100 {

@@ -89,10 +89,8 @@ fn targets(sources: &crate::Sources, args: &CheckArgs) -> Result<Vec<(Registry, 
             Some(registry) => registry,
             None => crate::registry(sources)?,
         };
-        let native = registry.native_env_ids().map(|(id, _)| id);
         let ids = registry
             .ids_of(PluginKind::Env)
-            .chain(native)
             .map(str::to_owned)
             .collect();
         targets.push((registry, ids));

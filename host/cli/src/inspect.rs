@@ -1,8 +1,7 @@
 //! `geode inspect`: what a plugin file, or one env or tool id, provides.
 
 use anyhow::{Result, bail};
-use geode_runtime::sandbox::NATIVE_SOURCE;
-use geode_runtime::{EnvSpec, Registry, Runtime};
+use geode_runtime::{EnvSpec, Provider, Registry, Runtime};
 use std::path::Path;
 
 /// Describes `target`: a plugin file (loaded alone), else an id of the standard registry plus
@@ -13,19 +12,14 @@ pub fn inspect(sources: &crate::Sources, target: &str) -> Result<()> {
         return inspect_file(path);
     }
     let registry = crate::registry(sources)?;
-    if let Some(spec) = registry.native_env_spec(target) {
-        println!("id         {}", spec.id);
-        println!("kind       env");
-        println!("plugin     {NATIVE_SOURCE}");
-        print_spec(&spec);
-        return Ok(());
+    let entry = registry.lookup(target)?;
+    println!("id         {}", entry.spec.id);
+    println!("kind       {}", entry.kind);
+    println!("plugin     {}", entry.provider.source());
+    if let Provider::Plugin(plugin) = &entry.provider {
+        println!("contract   geode:env@{}", plugin.contract_version());
     }
-    let (plugin, spec) = registry.lookup(target)?;
-    println!("id         {}", spec.id);
-    println!("kind       {}", plugin.kind());
-    println!("plugin     {}", plugin.source());
-    println!("contract   geode:env@{}", plugin.contract_version());
-    print_spec(spec);
+    print_spec(&entry.spec);
     Ok(())
 }
 

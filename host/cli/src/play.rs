@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use geode_runtime::{Env, Limits, Registry};
+use geode_runtime::{Env, Registry};
 use serde_json::{Value, json};
 use std::io::{BufRead, Write};
 
@@ -28,7 +28,7 @@ pub struct PlayArgs {
 /// `:reset` starts over, end of input stops.
 pub fn play(registry: &Registry, args: &PlayArgs) -> Result<()> {
     let overrides = crate::parse_overrides(args.config.as_deref())?;
-    let mut env = registry.make_any_env(&args.id, &overrides, &Limits::default())?;
+    let mut env = registry.make(&args.id, &overrides)?;
     if args.json {
         return play_json(&mut *env, args.seed);
     }

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use geode_runtime::{Limits, Registry};
+use geode_runtime::Registry;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -38,7 +38,7 @@ struct Totals {
 /// Plays `args.episodes` random-policy episodes and prints a summary table.
 pub fn run(registry: &Registry, args: &RunArgs) -> Result<()> {
     let overrides = crate::parse_overrides(args.config.as_deref())?;
-    let mut env = registry.make_any_env(&args.id, &overrides, &Limits::default())?;
+    let mut env = registry.make(&args.id, &overrides)?;
     let progress = progress_bar(args.episodes);
     let mut totals = Totals::default();
     let started = Instant::now();

@@ -4,7 +4,7 @@
 use crate::convert::{self, StepTuple, info_to_py, step_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::registry;
-use geode_runtime::{Env, Error, Limits, ResetOutput, Result, StepOutput};
+use geode_runtime::{Env, Error, Limits, MakeOptions, ResetOutput, Result, StepOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
 use serde_json::{Map, Value};
@@ -139,7 +139,8 @@ pub fn make(
     let env = py
         .detach(|| {
             let registry = registry::current()?;
-            registry.make_any_env(env_id, &overrides, &limits)
+            let options = MakeOptions::overrides(overrides.clone()).with_limits(limits.clone());
+            registry.make(env_id, options)
         })
         .py_err(py)?;
     let mut made = PyEnv::new(env, seed);
@@ -217,7 +218,8 @@ impl PyEnv {
         let env = py
             .detach(|| -> Result<Box<dyn Env>> {
                 let registry = registry::current()?;
-                let mut env = registry.make_any_env(&self.id, &config, limits)?;
+                let options = MakeOptions::overrides(config.clone()).with_limits(limits.clone());
+                let mut env = registry.make(&self.id, options)?;
                 if same_state {
                     let state = lock(&self.env).get_state()?;
                     env.set_state(&state)?;

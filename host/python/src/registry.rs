@@ -3,7 +3,6 @@
 
 use crate::convert::{self, map_to_py};
 use crate::errors::{IntoPyResult, bad_config, invalid_argument};
-use geode_runtime::sandbox::NATIVE_SOURCE;
 use geode_runtime::wrappers::{ObservationMode, ToolRewards};
 use geode_runtime::{Error, Registry, Runtime, WrapperSpec};
 use pyo3::prelude::*;
@@ -69,43 +68,18 @@ pub fn add_data_dir(py: Python<'_>, path: PathBuf) -> PyResult<()> {
 pub fn list_envs(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
     let registry = py.detach(current).py_err(py)?;
     let list = PyList::empty(py);
-    for id in registry.ids() {
-        let (plugin, spec) = registry.lookup(id).py_err(py)?;
-        let kind = format!("{:?}", plugin.kind()).to_lowercase();
+    for entry in registry.entries() {
         let row = PyTuple::new(
             py,
             [
-                id.into_pyobject(py)?.into_any(),
-                kind.into_pyobject(py)?.into_any(),
-                plugin.source().to_string().into_pyobject(py)?.into_any(),
-                spec.description.clone().into_pyobject(py)?.into_any(),
-                map_to_py(py, &spec.default_config)?.into_any(),
+                entry.id().into_pyobject(py)?.into_any(),
+                entry.kind.to_string().into_pyobject(py)?.into_any(),
+                entry.provider.source().into_pyobject(py)?.into_any(),
+                entry.spec.description.clone().into_pyobject(py)?.into_any(),
+                map_to_py(py, &entry.spec.default_config)?.into_any(),
             ],
         )?;
         list.append(row)?;
-    }
-    let native = |kind: &str, (id, description): (&str, &str)| -> PyResult<()> {
-        let config = match registry.native_env_spec(id) {
-            Some(spec) => spec.default_config,
-            None => serde_json::Map::new(),
-        };
-        let row = PyTuple::new(
-            py,
-            [
-                id.into_pyobject(py)?.into_any(),
-                kind.into_pyobject(py)?.into_any(),
-                NATIVE_SOURCE.into_pyobject(py)?.into_any(),
-                description.into_pyobject(py)?.into_any(),
-                map_to_py(py, &config)?.into_any(),
-            ],
-        )?;
-        list.append(row)
-    };
-    for ids in registry.native_env_ids() {
-        native("env", ids)?;
-    }
-    for ids in registry.native_tool_ids() {
-        native("tool", ids)?;
     }
     list.sort()?;
     Ok(list)

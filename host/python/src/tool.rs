@@ -28,7 +28,7 @@ pub fn make_tool(
 ) -> PyResult<PyTool> {
     let overrides = convert::overrides(config)?;
     let tool = py
-        .detach(|| registry::current()?.make_any_tool(tool_id, &overrides, &Limits::default()))
+        .detach(|| registry::current()?.make_tool(tool_id, &overrides, &Limits::default()))
         .py_err(py)?;
     Ok(PyTool {
         id: tool_id.to_owned(),

@@ -182,8 +182,10 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     /// A fresh env of the checked id (from a plugin, or one the host provides natively).
     fn make(&self) -> Result<Box<dyn Env>, String> {
+        let options = crate::MakeOptions::overrides(self.options.overrides.clone())
+            .with_limits(self.options.limits.clone());
         self.registry
-            .make_any_env(self.id, &self.options.overrides, &self.options.limits)
+            .make(self.id, options)
             .map_err(|e| format!("making a fresh env failed: {e}"))
     }
 }

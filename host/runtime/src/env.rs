@@ -165,3 +165,34 @@ pub trait Env: Send {
     /// A new env of the same id and configuration; with `same_state`, in this env's state.
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>>;
 }
+
+impl std::fmt::Debug for dyn Env + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Env").field("id", &self.id()).finish()
+    }
+}
+
+/// A boxed env is an env, so `Registry::make`'s result goes wherever an `Env` is expected.
+impl<E: Env + ?Sized> Env for Box<E> {
+    fn id(&self) -> &str {
+        (**self).id()
+    }
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        (**self).reset(seed)
+    }
+    fn step(&mut self, action: &str) -> Result<StepOutput> {
+        (**self).step(action)
+    }
+    fn sample_random_action(&mut self) -> Result<String> {
+        (**self).sample_random_action()
+    }
+    fn get_state(&mut self) -> Result<Vec<u8>> {
+        (**self).get_state()
+    }
+    fn set_state(&mut self, state: &[u8]) -> Result<()> {
+        (**self).set_state(state)
+    }
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
+        (**self).spawn(same_state)
+    }
+}

@@ -1,12 +1,15 @@
-//! [`Registry`]: every env id the loaded plugins provide, and `make(id, overrides)`.
+//! [`Registry`]: one id space for everything geode can make (envs, tools and wrappers from
+//! plugins, and the ids the host provides itself), and `make(id, options)` for every env id.
 
 use crate::component_env::ComponentEnv;
 use crate::config::merge;
 use crate::env::Env;
 use crate::limits::Limits;
-use crate::plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
+use crate::options::MakeOptions;
+use crate::plugin::{Plugin, PluginKind, PluginSource};
+use crate::provider::{Entry, NativeProvider, Provider};
 use crate::runtime::Runtime;
-use crate::tool::ComponentTool;
+use crate::tool::{ComponentTool, Tool};
 use crate::wrappers::ComponentWrapper;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
@@ -26,12 +29,12 @@ pub const DATA_PATH_VAR: &str = "GEODE_DATA_PATH";
 /// The host loads that file before the plugin sees the configuration, as dataset of that name.
 pub const DATASET_KEY: &str = "dataset";
 
-/// The ids of all loaded plugins.
+/// Every registered id (from plugins and native providers) and how to make it.
 #[derive(Clone)]
 pub struct Registry {
     runtime: Runtime,
     plugins: Vec<Arc<Plugin>>,
-    ids: BTreeMap<String, Arc<Plugin>>,
+    ids: BTreeMap<String, Entry>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -74,7 +77,8 @@ impl Registry {
     }
 
     /// The plugins compiled into geode from `plugins/`, with the datasets they read (a dataset
-    /// of the same name already loaded on `runtime` is kept).
+    /// of the same name already loaded on `runtime` is kept), and the host's own ids (the code
+    /// envs and `tool:python`).
     pub fn with_builtins(runtime: Runtime) -> Result<Self> {
         for (name, source, rows) in BUILTIN_DATASETS {
             runtime.datasets().insert_jsonl(name, source, rows)?;
@@ -83,26 +87,48 @@ impl Registry {
         for (name, wasm) in BUILTIN_PLUGINS {
             registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
         }
+        registry.add_native(Arc::new(crate::gem::GemProvider))?;
         Ok(registry)
     }
 
     /// Loads a plugin from component bytes and registers its ids.
     pub fn add_bytes(&mut self, source: PluginSource, wasm: &[u8]) -> Result<Arc<Plugin>> {
         let plugin = Plugin::load(&self.runtime, source, wasm)?;
-        for spec in plugin.specs() {
-            if let Some(first) = self.ids.get(&spec.id) {
+        let entries = plugin.specs().iter().map(|spec| Entry {
+            spec: spec.clone(),
+            kind: plugin.kind(),
+            provider: Provider::Plugin(plugin.clone()),
+        });
+        self.register(entries.collect())?;
+        self.plugins.push(plugin.clone());
+        Ok(plugin)
+    }
+
+    /// Registers the ids a native provider makes.
+    pub fn add_native(&mut self, provider: Arc<dyn NativeProvider>) -> Result<()> {
+        let entries = provider.specs().into_iter().map(|(kind, spec)| Entry {
+            spec,
+            kind,
+            provider: Provider::Native(provider.clone()),
+        });
+        self.register(entries.collect())
+    }
+
+    /// Adds `entries`, or none of them when one id is already taken.
+    fn register(&mut self, entries: Vec<Entry>) -> Result<()> {
+        for entry in &entries {
+            if let Some(first) = self.ids.get(entry.id()) {
                 return Err(Error::DuplicateId {
-                    id: spec.id.clone(),
-                    first: first.source().to_string(),
-                    second: plugin.source().to_string(),
+                    id: entry.id().to_owned(),
+                    first: first.provider.source(),
+                    second: entry.provider.source(),
                 });
             }
         }
-        for spec in plugin.specs() {
-            self.ids.insert(spec.id.clone(), plugin.clone());
+        for entry in entries {
+            self.ids.insert(entry.id().to_owned(), entry);
         }
-        self.plugins.push(plugin.clone());
-        Ok(plugin)
+        Ok(())
     }
 
     /// Loads a `.wasm` plugin file.
@@ -144,33 +170,33 @@ impl Registry {
         self.ids.keys().map(String::as_str)
     }
 
+    /// Every registered id with its spec, kind and provider, sorted by id.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.ids.values()
+    }
+
     /// The ids of one kind, sorted.
     pub fn ids_of(&self, kind: PluginKind) -> impl Iterator<Item = &str> {
         self.ids
-            .iter()
-            .filter(move |(_, p)| p.kind() == kind)
-            .map(|(id, _)| id.as_str())
+            .values()
+            .filter(move |entry| entry.kind == kind)
+            .map(Entry::id)
     }
 
-    /// The spec of `id` and the plugin providing it.
-    pub fn lookup(&self, id: &str) -> Result<(&Arc<Plugin>, &EnvSpec)> {
-        match self.ids.get(id) {
-            Some(plugin) => Ok((plugin, plugin.spec(id).expect("registered id has a spec"))),
-            None => Err(Error::UnknownEnv {
-                id: id.to_owned(),
-                suggestions: self.suggest(id),
-            }),
-        }
+    /// The entry of `id`, or [`Error::UnknownEnv`] with close ids.
+    pub fn lookup(&self, id: &str) -> Result<&Entry> {
+        self.ids.get(id).ok_or_else(|| Error::UnknownEnv {
+            id: id.to_owned(),
+            suggestions: self.suggest(id),
+        })
     }
 
     fn suggest(&self, id: &str) -> Vec<String> {
         let wanted = id.to_lowercase();
-        let native = self.native_env_ids().chain(self.native_tool_ids());
         let mut close: Vec<(usize, &str)> = self
             .ids
             .keys()
             .map(String::as_str)
-            .chain(native.map(|(id, _)| id))
             .filter_map(|known| {
                 let lower = known.to_lowercase();
                 let distance = strsim::levenshtein(&wanted, &lower);
@@ -188,26 +214,59 @@ impl Registry {
             .collect()
     }
 
-    /// Makes env `id` with default limits. `overrides` must be a JSON object (or null).
-    pub fn make(&self, id: &str, overrides: &Value) -> Result<ComponentEnv> {
-        self.make_with_limits(id, overrides, Limits::default())
+    /// Makes env `id`, whoever provides it, and wraps it in `options.wrappers` (in order).
+    /// `options` may be a full [`MakeOptions`] or just the config overrides (`&json!({..})`).
+    pub fn make(&self, id: &str, options: impl Into<MakeOptions>) -> Result<Box<dyn Env>> {
+        let options = options.into();
+        for dir in &options.data_dirs {
+            self.runtime.datasets().add_root(dir)?;
+        }
+        let mut env = self.make_bare(id, &options.overrides, &options.limits)?;
+        for spec in &options.wrappers {
+            env = self.wrap(env, spec, &options.limits)?;
+        }
+        Ok(env)
     }
 
-    /// Makes env `id` with explicit limits.
-    pub fn make_with_limits(
+    /// Makes env `id` without wrappers.
+    pub(crate) fn make_bare(
         &self,
         id: &str,
         overrides: &Value,
-        limits: Limits,
-    ) -> Result<ComponentEnv> {
-        let (plugin, config) = self.resolve(id, PluginKind::Env, overrides)?;
-        ComponentEnv::new(plugin, id, config, limits)
+        limits: &Limits,
+    ) -> Result<Box<dyn Env>> {
+        let entry = self.lookup(id)?.expect_kind(PluginKind::Env)?;
+        match &entry.provider {
+            Provider::Native(native) => native.make_env(&self.runtime, id, overrides, limits),
+            Provider::Plugin(_) => Ok(Box::new(self.make_component(id, overrides, limits)?)),
+        }
     }
 
-    /// Makes tool `id` (from a tool plugin).
-    pub fn make_tool(&self, id: &str, overrides: &Value, limits: Limits) -> Result<ComponentTool> {
+    /// Makes env `id` of a plugin as its concrete type, for what only component envs offer
+    /// (`is_live`, the instance's memory); [`make`](Self::make) serves every id.
+    pub fn make_component(
+        &self,
+        id: &str,
+        overrides: &Value,
+        limits: &Limits,
+    ) -> Result<ComponentEnv> {
+        let (plugin, config) = self.resolve(id, PluginKind::Env, overrides)?;
+        ComponentEnv::new(plugin, id, config, limits.clone())
+    }
+
+    /// Makes tool `id`, whoever provides it.
+    pub fn make_tool(&self, id: &str, overrides: &Value, limits: &Limits) -> Result<Box<dyn Tool>> {
+        let entry = self.lookup(id)?.expect_kind(PluginKind::Tool)?;
+        if let Provider::Native(native) = &entry.provider {
+            return native.make_tool(&self.runtime, id, overrides, limits);
+        }
         let (plugin, config) = self.resolve(id, PluginKind::Tool, overrides)?;
-        ComponentTool::new(plugin, id, config, limits)
+        Ok(Box::new(ComponentTool::new(
+            plugin,
+            id,
+            config,
+            limits.clone(),
+        )?))
     }
 
     /// Makes wrapper `id` (from a wrapper plugin) over `inner`.
@@ -229,14 +288,13 @@ impl Registry {
         kind: PluginKind,
         overrides: &Value,
     ) -> Result<(Arc<Plugin>, String)> {
-        let (plugin, spec) = self.lookup(id)?;
-        if plugin.kind() != kind {
-            return Err(Error::InvalidArgument(format!(
-                "`{id}` is {}, not {}",
-                plugin.kind().with_article(),
-                kind.with_article()
+        let entry = self.lookup(id)?.expect_kind(kind)?;
+        let Provider::Plugin(plugin) = &entry.provider else {
+            return Err(Error::Internal(format!(
+                "`{id}` is not provided by a plugin"
             )));
-        }
+        };
+        let spec = &entry.spec;
         let empty = Map::new();
         let overrides = match overrides {
             Value::Null => &empty,

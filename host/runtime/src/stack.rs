@@ -2,6 +2,7 @@
 
 use crate::env::Env;
 use crate::limits::Limits;
+use crate::options::MakeOptions;
 use crate::registry::Registry;
 use crate::unit::{BoxedUnit, ComponentUnit, SharedMember, Unit};
 use crate::vector::{AsyncPool, AutoresetMode, Units, VectorEnv};
@@ -119,7 +120,7 @@ impl Registry {
             WrapperSpec::Tools { tools, rewards } => {
                 let tools = tools
                     .iter()
-                    .map(|(id, config)| self.make_any_tool(id, config, limits))
+                    .map(|(id, config)| self.make_tool(id, config, limits))
                     .collect::<Result<Vec<_>>>()?;
                 Box::new(ToolEnv::new(env, tools, rewards.clone()))
             }
@@ -131,21 +132,6 @@ impl Registry {
                 Box::new(self.make_wrapper(id, config, limits.clone(), env)?)
             }
         })
-    }
-
-    /// Makes env `id` and wraps it in `wrappers`, in order.
-    pub fn make_stack(
-        &self,
-        id: &str,
-        overrides: &Value,
-        wrappers: &[WrapperSpec],
-        limits: &Limits,
-    ) -> Result<Box<dyn Env>> {
-        let mut env: Box<dyn Env> = self.make_any_env(id, overrides, limits)?;
-        for spec in wrappers {
-            env = self.wrap(env, spec, limits)?;
-        }
-        Ok(env)
     }
 
     /// The slots of `spec`.
@@ -178,12 +164,9 @@ impl Registry {
     /// Sets the `seed` key of `overrides` to `seed` when env `id` has that key and the
     /// overrides do not set it (an unknown id is left for `make` to report).
     fn seed_config(&self, id: &str, overrides: &mut Value, seed: u64) {
-        let has_seed_key = match self.lookup(id) {
-            Ok((_, spec)) => spec.default_config.contains_key(SEED_KEY),
-            Err(_) => self
-                .native_env_spec(id)
-                .is_some_and(|spec| spec.default_config.contains_key(SEED_KEY)),
-        };
+        let has_seed_key = self
+            .lookup(id)
+            .is_ok_and(|entry| entry.spec.default_config.contains_key(SEED_KEY));
         if !has_seed_key {
             return;
         }
@@ -243,15 +226,21 @@ impl Registry {
             Ok(())
         };
         for (id, config) in ids.iter().zip(configs) {
-            let batchable = match self.lookup(id) {
-                Ok((found, _)) if size > 1 => {
+            let batchable = match self.lookup(id).map(|entry| entry.provider.plugin()) {
+                Ok(Some(found)) if size > 1 => {
                     ComponentUnit::can_batch(found).then(|| found.clone())
                 }
                 _ => None,
             };
             let Some(found) = batchable else {
                 flush(&mut plugin, &mut members, &mut units)?;
-                let env = self.make_stack(id, config, wrappers, limits)?;
+                let options = MakeOptions {
+                    overrides: config.clone(),
+                    limits: limits.clone(),
+                    wrappers: wrappers.to_vec(),
+                    data_dirs: Vec::new(),
+                };
+                let env = self.make(id, options)?;
                 units.push(Box::new(BoxedUnit(env)));
                 continue;
             };

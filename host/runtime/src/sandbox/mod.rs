@@ -4,8 +4,8 @@
 //! no files, sockets, environment variables or processes, only its stdin. The whole standard
 //! library that works under WASI is there; modules that reach outside fail when used.
 //!
-//! On top of it: [`PythonTool`] (`tool:python`, GEM's `PythonCodeTool`) and [`CodeEnv`]
-//! (`code:CodeContest`, `code:Taco8k`, `code:PrimeIntellect15k`, `eval:CodeContest`).
+//! This module is the service only; what uses it (the code envs, `tool:python`) is in
+//! [`crate::gem`], and plugins reach it through the contract's `sandbox` import.
 //!
 //! ```no_run
 //! use geode_runtime::sandbox::{RunRequest, RunStatus};
@@ -22,33 +22,23 @@
 mod bindings;
 mod capture;
 mod clock;
-mod code_env;
-mod code_tests;
 mod component;
-mod extract;
-mod gem;
-mod hooks;
-mod python_tool;
 mod reaper;
 mod request;
 mod runner;
-mod settings;
 mod shared;
 mod state;
 mod stop;
 mod wit_convert;
 
 pub use capture::OutputLimitExceeded;
-pub use code_env::{CODE_ENV_IDS, CodeEnv, FORMAT_ERROR_REWARD, SAMPLE_DATASET, TERMINAL_STATE};
-pub use code_tests::{TestCase, Verdict, parse_tests, select_tests};
 pub use component::embedded as embedded_python_runner;
-pub use extract::{PythonCall, first_python_block, last_fenced_block};
-pub use gem::{BASE_IMPORTS, run_python};
-pub use hooks::NATIVE_SOURCE;
-pub(crate) use hooks::sandbox_unavailable;
-pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
-pub use request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
+pub use request::{FUEL_PER_SECOND, RunOutcome, RunRequest, RunStatus, SandboxLimits};
 pub use runner::{Footprint, Sandbox};
-pub use settings::{FUEL_PER_SECOND, RunSettings};
 pub(crate) use shared::SharedSandbox;
 pub use stop::{CHECK_INTERVAL, StopSignal};
+
+/// The error for a runtime whose sandbox cannot run.
+pub(crate) fn sandbox_unavailable(reason: String) -> crate::Error {
+    crate::Error::Internal(format!("code sandbox unavailable: {reason}"))
+}

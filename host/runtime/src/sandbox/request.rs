@@ -3,6 +3,11 @@
 
 use std::time::Duration;
 
+/// Fuel per second of allowed run time when a configuration leaves `fuel` null: about what
+/// CPython burns per second in a tight loop on one core, so the deterministic budget and the
+/// wall-clock timeout end a busy program at about the same point on an idle machine.
+pub const FUEL_PER_SECOND: u64 = 10_000_000_000;
+
 /// One program to run in a fresh interpreter instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunRequest {
@@ -156,11 +161,11 @@ pub struct SandboxLimits {
 
 impl SandboxLimits {
     /// The defaults: 10 s (GEM's default timeout) and the fuel of 10 s of a tight loop
-    /// ([`FUEL_PER_SECOND`](super::FUEL_PER_SECOND)), 256 MiB of memory, 1 MiB of output per
+    /// ([`FUEL_PER_SECOND`](FUEL_PER_SECOND)), 256 MiB of memory, 1 MiB of output per
     /// stream.
     pub fn default_run() -> Self {
         SandboxLimits {
-            fuel: Some(10 * super::settings::FUEL_PER_SECOND),
+            fuel: Some(10 * FUEL_PER_SECOND),
             timeout: Duration::from_secs(10),
             memory_bytes: 256 << 20,
             output_bytes: 1 << 20,

@@ -1,15 +1,10 @@
 //! Reading the sandbox-related keys of a tool or env configuration (a JSON object merged over
 //! defaults), with GEM's units: `timeout` in seconds.
 
-use super::request::RunRequest;
+use crate::sandbox::{FUEL_PER_SECOND, RunRequest};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::time::Duration;
-
-/// Fuel per second of allowed run time when a configuration leaves `fuel` null: about what
-/// CPython burns per second in a tight loop on one core, so the deterministic budget and the
-/// wall-clock timeout end a busy program at about the same point on an idle machine.
-pub const FUEL_PER_SECOND: u64 = 10_000_000_000;
 
 /// Merges `overrides` (a JSON object or null) over `defaults`, refusing unknown keys and values
 /// of another JSON type than the default's (`null` defaults accept numbers).

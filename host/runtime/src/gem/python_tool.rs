@@ -4,11 +4,11 @@
 //! code cannot touch the host.
 
 use super::extract::first_python_block;
-use super::gem::run_python;
-use super::request::{RunOutcome, RunStatus};
-use super::runner::Sandbox;
+use super::run_python::run_python;
 use super::settings::{RunSettings, merge_config};
 use crate::Result;
+use crate::sandbox::Sandbox;
+use crate::sandbox::{RunOutcome, RunStatus};
 use crate::tool::{Tool, ToolOutput};
 use serde_json::{Value, json};
 

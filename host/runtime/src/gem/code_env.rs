@@ -10,13 +10,13 @@
 
 use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
-use super::gem::run_python_with_stop;
-use super::runner::Sandbox;
+use super::run_python::run_python_with_stop;
 use super::settings::{RunSettings, merge_config};
-use super::stop::StopSignal;
 use crate::dataset::{Dataset, Datasets};
 use crate::env::{Env, Info, ResetOutput, StepOutput};
 use crate::limits::Limits;
+use crate::sandbox::Sandbox;
+use crate::sandbox::StopSignal;
 use crate::{Error, Result};
 use geode_order::{EpisodeOrder, Position};
 use rayon::prelude::*;
