@@ -15,15 +15,13 @@ fn bench(c: &mut Criterion) {
 
     // A step that never ends the episode (an out-of-range guess with an unreachable turn
     // limit), so the loop measures steps only.
-    let mut env = registry
-        .make(HARD, &json!({"max_turns": i64::MAX}))
-        .unwrap();
+    let mut env = registry.make(HARD, json!({"max_turns": i64::MAX})).unwrap();
     env.reset(Some(0)).unwrap();
     c.bench_function("step (warm, single env)", |b| {
         b.iter(|| black_box(env.step("\\boxed{51}").unwrap()))
     });
 
-    let mut env = registry.make(HARD, &json!({})).unwrap();
+    let mut env = registry.make(HARD, json!({})).unwrap();
     let mut seed = 0;
     c.bench_function("reset (seeded)", |b| {
         b.iter(|| {
@@ -36,11 +34,11 @@ fn bench(c: &mut Criterion) {
     });
 
     c.bench_function("new env instance (make)", |b| {
-        b.iter(|| black_box(registry.make(HARD, &json!({})).unwrap()))
+        b.iter(|| black_box(registry.make(HARD, json!({})).unwrap()))
     });
     c.bench_function("new env instance + first reset", |b| {
         b.iter(|| {
-            let mut env = registry.make(HARD, &json!({})).unwrap();
+            let mut env = registry.make(HARD, json!({})).unwrap();
             black_box(env.reset(Some(1)).unwrap())
         })
     });

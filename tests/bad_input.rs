@@ -9,20 +9,20 @@ const HARD: &str = "game:GuessTheNumber-v0-hard";
 #[test]
 fn unknown_id_suggests_close_ids() {
     let error = registry()
-        .make("game:GuessTheNumbr-v0-hard", &json!({}))
+        .make("game:GuessTheNumbr-v0-hard", json!({}))
         .unwrap_err();
     assert!(matches!(error, Error::UnknownEnv { .. }));
     assert_eq!(
         error.to_string(),
         "unknown env id `game:GuessTheNumbr-v0-hard`; did you mean `game:GuessTheNumber-v0-hard`?"
     );
-    let error = registry().make("nothing:like-it", &json!({})).unwrap_err();
+    let error = registry().make("nothing:like-it", json!({})).unwrap_err();
     assert!(error.to_string().contains("run `geode list`"), "{error}");
 }
 
 #[test]
 fn unknown_config_key_is_named() {
-    let error = registry().make(HARD, &json!({"max_turn": 3})).unwrap_err();
+    let error = registry().make(HARD, json!({"max_turn": 3})).unwrap_err();
     assert_eq!(
         error.to_string(),
         "env `game:GuessTheNumber-v0-hard`: bad config key `max_turn`: unknown key; known keys are max_number, max_turns, min_number"
@@ -32,7 +32,7 @@ fn unknown_config_key_is_named() {
 #[test]
 fn wrong_config_type_is_named() {
     let error = registry()
-        .make(HARD, &json!({"max_turns": "seven"}))
+        .make(HARD, json!({"max_turns": "seven"}))
         .unwrap_err();
     assert!(matches!(&error, Error::BadConfig { key, .. } if key == "max_turns"));
     assert!(
@@ -41,7 +41,7 @@ fn wrong_config_type_is_named() {
             .contains("expected an integer, got a string (\"seven\")"),
         "{error}"
     );
-    let error = registry().make(HARD, &json!([1, 2])).unwrap_err();
+    let error = registry().make(HARD, json!([1, 2])).unwrap_err();
     assert!(
         error
             .to_string()
@@ -53,7 +53,7 @@ fn wrong_config_type_is_named() {
 #[test]
 fn plugin_rejects_inconsistent_config() {
     let error = registry()
-        .make(HARD, &json!({"min_number": 60}))
+        .make(HARD, json!({"min_number": 60}))
         .unwrap_err();
     assert!(
         matches!(
@@ -72,7 +72,7 @@ fn plugin_rejects_inconsistent_config() {
 #[test]
 fn overrides_apply() {
     let mut env = registry()
-        .make(HARD, &json!({"max_number": 100, "max_turns": 12}))
+        .make(HARD, json!({"max_number": 100, "max_turns": 12}))
         .unwrap();
     let obs = env.reset(Some(0)).unwrap().observation;
     assert!(

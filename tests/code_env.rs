@@ -327,10 +327,10 @@ fn the_dataset_file_is_configurable() {
     );
     assert_eq!(env.reset(Some(0)).unwrap().observation, "Echo");
     std::fs::remove_dir_all(&elsewhere).ok();
-    let missing = registry().make("code:CodeContest", &json!({"dataset": "nope.jsonl"}));
+    let missing = registry().make("code:CodeContest", json!({"dataset": "nope.jsonl"}));
     assert!(missing.is_err());
-    let unknown = registry().make("code:CodeContest", &json!({"datset": "x"}));
-    let error = unknown.err().expect("an unknown key is refused");
+    let unknown = registry().make("code:CodeContest", json!({"datset": "x"}));
+    let error = unknown.expect_err("an unknown key is refused");
     assert!(error.to_string().contains("datset"), "{error}");
 }
 
@@ -467,11 +467,11 @@ fn a_thousand_code_envs_share_one_dataset() {
 #[test]
 fn one_registry_makes_native_and_plugin_ids_alike() {
     let registry = registry();
-    let mut code = registry.make("code:CodeContest", &json!({})).unwrap();
+    let mut code = registry.make("code:CodeContest", json!({})).unwrap();
     let problem = code.reset(Some(0)).unwrap().observation;
     assert!(problem.len() > 100, "{problem}");
     let mut game = registry
-        .make("game:GuessTheNumber-v0-hard", &json!({}))
+        .make("game:GuessTheNumber-v0-hard", json!({}))
         .unwrap();
     assert!(!game.reset(Some(0)).unwrap().observation.is_empty());
 
@@ -486,12 +486,12 @@ fn one_registry_makes_native_and_plugin_ids_alike() {
             .any(|id| id == "code:Taco8k")
     );
 
-    let as_env = registry.make("tool:python", &json!({})).unwrap_err();
+    let as_env = registry.make("tool:python", json!({})).unwrap_err();
     assert!(
         as_env.to_string().contains("is a tool, not an env"),
         "{as_env}"
     );
-    match registry.make("code:CodeContst", &json!({})).unwrap_err() {
+    match registry.make("code:CodeContst", json!({})).unwrap_err() {
         geode_runtime::Error::UnknownEnv { suggestions, .. } => {
             assert_eq!(
                 suggestions.first().map(String::as_str),

@@ -23,7 +23,7 @@ fn rows(text: &str) -> Vec<Value> {
 /// A code env and, for each problem id of the sample, a reset seed that picks it.
 fn env_and_seeds(timeout: f64) -> (Box<dyn Env>, HashMap<String, u64>) {
     let mut env = registry()
-        .make("code:CodeContest", &json!({"timeout": timeout}))
+        .make("code:CodeContest", json!({"timeout": timeout}))
         .expect("make code env");
     let ids: HashMap<String, String> = rows(SAMPLE)
         .iter()

@@ -64,7 +64,7 @@ fn cache_is_written_reused_and_verified() {
     std::fs::write(&files[0], &bytes).unwrap();
     let registry = registry_with_cache(&dir);
     let mut env = registry
-        .make("game:GuessTheNumber-v0-hard", &json!({}))
+        .make("game:GuessTheNumber-v0-hard", json!({}))
         .unwrap();
     env.reset(Some(1)).unwrap();
     assert!(env.step("\\boxed{10}").is_ok());

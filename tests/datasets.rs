@@ -27,7 +27,7 @@ fn registry_with_data(root: &Path) -> Registry {
 }
 
 fn ask(registry: &Registry, question: &str) -> String {
-    let mut env = registry.make("hostile:dataset-reader", &json!({})).unwrap();
+    let mut env = registry.make("hostile:dataset-reader", json!({})).unwrap();
     env.reset(None).unwrap();
     env.step(question).unwrap().observation
 }
@@ -168,7 +168,7 @@ fn a_thousand_instances_share_one_copy() {
         .unwrap();
     let envs: Vec<_> = (0..1_024)
         .map(|i| {
-            let mut env = registry.make("hostile:dataset-reader", &json!({})).unwrap();
+            let mut env = registry.make("hostile:dataset-reader", json!({})).unwrap();
             env.reset(None).unwrap();
             let row = env.step(&format!("big {}", i % 2_000)).unwrap().observation;
             assert!(row.starts_with(&format!("{{\"id\":{}", i % 2_000)), "{row}");

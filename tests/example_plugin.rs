@@ -22,7 +22,7 @@ fn coin_flip_plays_and_replays() {
     );
     let play = |seed| {
         let mut env = registry
-            .make("example:CoinFlip-v0", &json!({"rounds": 5}))
+            .make("example:CoinFlip-v0", json!({"rounds": 5}))
             .unwrap();
         env.reset(Some(seed)).unwrap();
         (0..5)
@@ -46,12 +46,12 @@ fn coin_flip_plays_and_replays() {
 #[test]
 fn coin_flip_reports_format_errors_and_bad_config() {
     let registry = registry();
-    let mut env = registry.make("example:CoinFlip-v0", &json!({})).unwrap();
+    let mut env = registry.make("example:CoinFlip-v0", json!({})).unwrap();
     env.reset(None).unwrap();
     let step = env.step("edge").unwrap();
     assert_eq!((step.reward, step.terminated), (-0.1, true));
     let error = registry
-        .make("example:CoinFlip-v0", &json!({"rounds": 0}))
+        .make("example:CoinFlip-v0", json!({"rounds": 0}))
         .unwrap_err();
     assert!(
         matches!(

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 const HARD: &str = "game:GuessTheNumber-v0-hard";
 
 fn make(id: &str) -> Box<dyn Env> {
-    registry().make(id, &json!({})).expect("make")
+    registry().make(id, json!({})).expect("make")
 }
 
 /// The hidden number, read through the public snapshot API.

@@ -122,7 +122,7 @@ fn every_id_grades_right_wrong_and_missing_answers() {
 #[test]
 fn unseeded_resets_visit_every_row_once_per_epoch() {
     let rows = sample_rows("hotpotqa");
-    let mut env = registry().make("qa:HotpotQA", &json!({"seed": 5})).unwrap();
+    let mut env = registry().make("qa:HotpotQA", json!({"seed": 5})).unwrap();
     let epoch = |env: &mut Box<dyn Env>| {
         (0..rows.len())
             .map(|_| question_of(&env.reset(None).unwrap().observation).to_owned())
@@ -143,7 +143,7 @@ fn unseeded_resets_visit_every_row_once_per_epoch() {
         all
     );
     assert_ne!(first, second, "each epoch is shuffled anew");
-    let mut same_seed = registry().make("qa:HotpotQA", &json!({"seed": 5})).unwrap();
+    let mut same_seed = registry().make("qa:HotpotQA", json!({"seed": 5})).unwrap();
     assert_eq!(
         epoch(&mut same_seed),
         first,
@@ -220,7 +220,7 @@ fn a_dataset_file_from_a_data_directory_with_other_keys() {
     let missing = registry
         .make(
             "qa:NaturalQuestions",
-            &json!({"dataset": "trivia/none.jsonl"}),
+            json!({"dataset": "trivia/none.jsonl"}),
         )
         .unwrap_err();
     assert!(
@@ -228,7 +228,7 @@ fn a_dataset_file_from_a_data_directory_with_other_keys() {
         "{missing}"
     );
     let escape = registry
-        .make("qa:HotpotQA", &json!({"dataset": "../etc/passwd.jsonl"}))
+        .make("qa:HotpotQA", json!({"dataset": "../etc/passwd.jsonl"}))
         .unwrap_err();
     assert!(
         matches!(&escape, Error::BadConfig { key, .. } if key == "dataset"),
@@ -239,7 +239,7 @@ fn a_dataset_file_from_a_data_directory_with_other_keys() {
     let mut env = registry
         .make(
             "qa:HotpotQA",
-            &json!({"dataset": "trivia/mine.jsonl", "question_key": "nope"}),
+            json!({"dataset": "trivia/mine.jsonl", "question_key": "nope"}),
         )
         .unwrap();
     let err = env.reset(None).unwrap_err().to_string();
@@ -270,7 +270,7 @@ fn a_dataset_file_at_an_absolute_path_needs_no_data_directory() {
     let missing = registry
         .make(
             "qa:NaturalQuestions",
-            &json!({"dataset": dir.join("none.jsonl").display().to_string()}),
+            json!({"dataset": dir.join("none.jsonl").display().to_string()}),
         )
         .unwrap_err();
     assert!(
@@ -284,7 +284,7 @@ fn a_dataset_file_at_an_absolute_path_needs_no_data_directory() {
 fn no_data_directory_is_a_clear_error() {
     let registry = Registry::with_builtins(Runtime::new().unwrap()).unwrap();
     let err = registry
-        .make("qa:HotpotQA", &json!({"dataset": "hotpot/train.parquet"}))
+        .make("qa:HotpotQA", json!({"dataset": "hotpot/train.parquet"}))
         .unwrap_err();
     let text = err.to_string();
     assert!(

@@ -268,7 +268,7 @@ fn autoreset_modes_partial_steps_and_state_work_on_shared_units() {
         }
         // A snapshot of a grouped slot restores into a lone env and goes on alike.
         let state = grouped.with_slot(4, |s| s.env_mut().get_state()).unwrap();
-        let mut twin = registry().make(POISON, &json!({})).unwrap();
+        let mut twin = registry().make(POISON, json!({})).unwrap();
         twin.set_state(&state).unwrap();
         let next = grouped.with_slot(4, |s| s.step_direct("7")).unwrap();
         assert_eq!(twin.step("7").unwrap(), next);

@@ -146,7 +146,7 @@ fn env_i_is_seeded_with_seed_plus_i() {
     let (observations, _) = vec.reset(None).unwrap();
     for (i, obs) in observations.iter().enumerate() {
         let mut single = registry()
-            .make("game:GuessTheNumber-v0-hard", &json!({}))
+            .make("game:GuessTheNumber-v0-hard", json!({}))
             .unwrap();
         assert_eq!(
             obs,
@@ -169,7 +169,7 @@ fn parallel_steps_match_sequential_ones() {
     let mut singles: Vec<_> = (0..64)
         .map(|_| {
             registry()
-                .make("game:GuessTheNumber-v0-hard", &json!({}))
+                .make("game:GuessTheNumber-v0-hard", json!({}))
                 .unwrap()
         })
         .collect();

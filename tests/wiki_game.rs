@@ -261,7 +261,7 @@ fn random_actions_are_links_of_the_current_page() {
 #[test]
 fn configuration_is_checked() {
     let err = registry()
-        .make(EASY, &json!({ "dataset": "nowhere" }))
+        .make(EASY, json!({ "dataset": "nowhere" }))
         .unwrap_err();
     assert!(
         err.to_string()
@@ -269,11 +269,11 @@ fn configuration_is_checked() {
         "{err}"
     );
     let err = registry()
-        .make(EASY, &json!({ "variant": "teleport" }))
+        .make(EASY, json!({ "variant": "teleport" }))
         .unwrap_err();
     assert!(err.to_string().contains("variant"), "{err}");
     let err = registry()
-        .make(EASY, &json!({ "page_summary_length": [3, "pages"] }))
+        .make(EASY, json!({ "page_summary_length": [3, "pages"] }))
         .unwrap_err();
     assert!(err.to_string().contains("page_summary_length"), "{err}");
     let mut env = make(EASY, json!({ "page_summary_length": [2, "words"] }));

@@ -16,7 +16,7 @@ fn tools(rewards: ToolRewards) -> WrapperSpec {
 }
 
 fn healthy() -> Box<dyn Env> {
-    Box::new(registry().make("hostile:healthy", &json!({})).unwrap())
+    Box::new(registry().make("hostile:healthy", json!({})).unwrap())
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn episode_tracking_counts_and_snapshots() {
 fn wrapper_plugin_over_a_component_env() {
     let inner: Box<dyn Env> = Box::new(
         registry()
-            .make("game:GuessTheNumber-v0-hard", &json!({}))
+            .make("game:GuessTheNumber-v0-hard", json!({}))
             .unwrap(),
     );
     let mut env = registry()
@@ -246,7 +246,7 @@ fn wrapper_plugin_stacks_with_native_wrappers() {
 
 #[test]
 fn inner_failures_surface_with_their_own_type() {
-    let inner: Box<dyn Env> = Box::new(registry().make("hostile:panic", &json!({})).unwrap());
+    let inner: Box<dyn Env> = Box::new(registry().make("hostile:panic", json!({})).unwrap());
     let mut env = registry()
         .make_wrapper(
             "wrapper:answer-format",
@@ -277,7 +277,7 @@ fn unknown_wrapper_names_and_kind_mismatches_are_clear() {
             .contains("unknown wrapper `concat_chat_typo`"),
         "{error}"
     );
-    let error = registry().make("tool:calculator", &json!({})).unwrap_err();
+    let error = registry().make("tool:calculator", json!({})).unwrap_err();
     assert_eq!(
         error.to_string(),
         "invalid argument: `tool:calculator` is a tool, not an env"

@@ -57,7 +57,7 @@ fn main() -> Result<(), Error> {
     println!("bisection won {wins}/100 episodes of game:GuessTheNumber-v0-hard");
 
     // Errors are typed: a bad config key is named, and nothing was instantiated.
-    match registry.make("game:GuessTheNumber-v0-hard", &json!({"max_turn": 3})) {
+    match registry.make("game:GuessTheNumber-v0-hard", json!({"max_turn": 3})) {
         Err(error @ Error::BadConfig { .. }) => println!("as expected: {error}"),
         other => println!("unexpected: {other:?}"),
     }

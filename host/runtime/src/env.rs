@@ -5,7 +5,7 @@ use crate::Result;
 use serde_json::{Map, Value};
 
 /// Extra information returned with an observation: a JSON object, kept as validated text so the
-/// hot path does not build maps nobody reads. Call [`Info::to_map`] or [`Info::get`] to read it.
+/// hot path does not build maps nobody reads. Call [`InfoStr::to_map`] or [`InfoStr::get`] (through `Deref`) to read it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Info(String);
 
@@ -119,19 +119,24 @@ fn preview(text: &str) -> String {
 /// The start of an episode.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResetOutput {
+    /// The observation text.
     pub observation: String,
+    /// The info object (JSON).
     pub info: Info,
 }
 
 /// The outcome of one step.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StepOutput {
+    /// The observation text.
     pub observation: String,
+    /// The reward of this step.
     pub reward: f64,
     /// The episode ended inside the task.
     pub terminated: bool,
     /// The episode was cut short from outside the task (a turn limit).
     pub truncated: bool,
+    /// The info object (JSON).
     pub info: Info,
 }
 

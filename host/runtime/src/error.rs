@@ -29,36 +29,53 @@ pub enum Error {
     /// The guest used up the fuel (deterministic CPU budget) of one call.
     #[error("env `{env}`: {call} ran out of fuel (budget {budget} units per call)")]
     OutOfFuel {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// Fuel units allowed per call.
         budget: u64,
     },
 
     /// The guest ran past the wall-clock deadline of one call.
     #[error("env `{env}`: {call} exceeded its deadline of {limit:?}")]
     Deadline {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// The limit that was passed.
         limit: Duration,
     },
 
     /// The guest tried to grow its memory past the limit.
     #[error("env `{env}`: {call} hit the memory limit of {limit_bytes} bytes")]
     MemoryLimit {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// The memory limit in bytes.
         limit_bytes: u64,
     },
 
     /// The guest overflowed its call stack.
     #[error("env `{env}`: {call} overflowed the wasm stack")]
-    StackOverflow { env: String, call: &'static str },
+    StackOverflow {
+        /// The env id.
+        env: String,
+        /// The guest call that failed (`reset`, `step`...).
+        call: &'static str,
+    },
 
     /// The guest trapped or panicked; `message` carries the guest's own words when it gave any.
     #[error("env `{env}`: {call} trapped: {message}")]
     GuestTrap {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// What went wrong, in words.
         message: String,
     },
 
@@ -66,8 +83,11 @@ pub enum Error {
     /// an output over its size limit, a spec that does not parse).
     #[error("env `{env}`: contract violation in {call}: {message}")]
     Contract {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// What went wrong, in words.
         message: String,
     },
 
@@ -76,56 +96,87 @@ pub enum Error {
     /// seed and actions), so they cannot share an instance safely. Run the plugin with
     /// `group_size` 1.
     #[error("env `{env}`: plugin is not deterministic: {message}")]
-    NonDeterministic { env: String, message: String },
+    NonDeterministic {
+        /// The env id.
+        env: String,
+        /// Which output differed on replay.
+        message: String,
+    },
 
     /// The plugin refused the call with a typed error.
     #[error("env `{env}`: {call} refused ({kind:?}): {message}")]
     Refused {
+        /// The env id.
         env: String,
+        /// The guest call that failed (`reset`, `step`...).
         call: &'static str,
+        /// How the plugin refused.
         kind: RefusalKind,
+        /// What went wrong, in words.
         message: String,
     },
 
     /// A configuration override was rejected before reaching the plugin.
     #[error("env `{id}`: bad config key `{key}`: {message}")]
     BadConfig {
+        /// The id as given.
         id: String,
+        /// The configuration key (`<root>` for the whole object).
         key: String,
+        /// What went wrong, in words.
         message: String,
     },
 
     /// No loaded plugin provides this id.
     #[error("unknown env id `{id}`{}", suggest(.suggestions))]
     UnknownEnv {
+        /// The id as given.
         id: String,
+        /// Known ids close to it, best first.
         suggestions: Vec<String>,
     },
 
     /// Bytes given as a plugin are not a loadable geode component.
     #[error("{source_name} is not a geode plugin: {reason}")]
-    NotAPlugin { source_name: String, reason: String },
+    NotAPlugin {
+        /// Where the bytes came from.
+        source_name: String,
+        /// Why they do not load.
+        reason: String,
+    },
 
     /// Two plugins provide the same id.
     #[error("env id `{id}` is provided by both {first} and {second}")]
     DuplicateId {
+        /// The id as given.
         id: String,
+        /// The provider that registered it first.
         first: String,
+        /// The provider that tried to register it again.
         second: String,
     },
 
     /// Input from the caller is larger than the env's limit allows.
     #[error("env `{env}`: {what} is {len} bytes, over the limit of {limit} bytes")]
     InputTooLarge {
+        /// The env id.
         env: String,
+        /// What was too large (`action`, `state`...).
         what: &'static str,
+        /// Its size in bytes.
         len: usize,
+        /// The limit that was passed.
         limit: usize,
     },
 
     /// The call is not possible in the env's state (stepped before reset, after a trap...).
     #[error("env `{env}`: {message}")]
-    InvalidState { env: String, message: String },
+    InvalidState {
+        /// The env id.
+        env: String,
+        /// What went wrong, in words.
+        message: String,
+    },
 
     /// The caller passed arguments that cannot work (an index out of range, lengths that differ).
     #[error("invalid argument: {0}")]
@@ -134,7 +185,9 @@ pub enum Error {
     /// A file system or other host-side failure.
     #[error("{context}: {source}")]
     Io {
+        /// What the host was doing.
         context: String,
+        /// The underlying error.
         source: std::io::Error,
     },
 

@@ -16,18 +16,27 @@ use serde_json::Value;
 pub enum WrapperSpec {
     /// Tools the agent may call, tried in order: `(tool id, config overrides)`.
     Tools {
+        /// Tool ids with their config overrides, tried in order.
         tools: Vec<(String, Value)>,
+        /// How tool calls are rewarded.
         rewards: ToolRewards,
     },
     /// Fold the episode's history into each observation.
     Observation {
+        /// What each observation folds in.
         mode: ObservationMode,
+        /// Most past turns kept (`None`: all).
         max_history: Option<usize>,
     },
     /// Step counter and returns in info.
     EpisodeTracking,
     /// A wrapper plugin by id, with config overrides.
-    Plugin { id: String, config: Value },
+    Plugin {
+        /// The wrapper plugin's id.
+        id: String,
+        /// Its config overrides.
+        config: Value,
+    },
 }
 
 impl WrapperSpec {
@@ -66,7 +75,9 @@ pub struct VecSpec {
     /// dataset envs' shuffle seed) also gets `seed + i` there unless its overrides set one
     /// (GEM's rule, so the slots do not all walk the dataset in the same order).
     pub seed: Option<u64>,
+    /// What happens after an episode ends.
     pub autoreset: AutoresetMode,
+    /// Limits of every guest call.
     pub limits: Limits,
     /// Envs per unit (component instance): 0 (the default) picks the size from the slot count
     /// and the cores; 1 gives each env an instance of its own; K puts up to K consecutive slots
@@ -99,7 +110,7 @@ const MAX_AUTO_UNITS: usize = 1024;
 /// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: one unit per core (each
 /// core steps its own unit with one call; measured at 64 envs on two cores, units of 32 stepped
 /// 1.5x faster than units of 8, and two threads 1.9x faster than one), at most 64 envs per unit
-/// (so several units share a step as the slot count grows), and at most [`MAX_AUTO_UNITS`]
+/// (so several units share a step as the slot count grows), and at most `MAX_AUTO_UNITS` (1,024)
 /// units.
 pub fn auto_group_size(n: usize) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());

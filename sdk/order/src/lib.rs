@@ -10,6 +10,8 @@
 //! These are GEM's rules for its dataset envs; the shuffle is geode's own ([`Permutation`]), so
 //! the orders are not GEM's. Nothing is stored per row.
 
+#![deny(missing_docs)]
+
 mod permutation;
 
 pub use permutation::{Permutation, splitmix};

@@ -5,9 +5,13 @@ use serde::{Deserialize, Serialize};
 /// One of the four moves of a grid game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Direction {
+    /// Towards the first row.
     Up,
+    /// Towards the last row.
     Down,
+    /// Towards the first column.
     Left,
+    /// Towards the last column.
     Right,
 }
 

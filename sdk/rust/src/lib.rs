@@ -37,6 +37,8 @@
 //! handed and keep no state outside `self`: the same start and the same actions must give the
 //! same results.
 
+#![deny(missing_docs)]
+
 pub mod answer;
 pub mod batch;
 pub mod config;

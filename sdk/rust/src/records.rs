@@ -101,7 +101,9 @@ impl Spec {
 /// The start of an episode: the first observation and its info.
 #[derive(Debug, Clone, Default)]
 pub struct Reset {
+    /// The first observation.
     pub observation: String,
+    /// Its info object.
     pub info: Info,
 }
 
@@ -124,10 +126,15 @@ impl Reset {
 /// The outcome of one step.
 #[derive(Debug, Clone, Default)]
 pub struct Step {
+    /// The next observation.
     pub observation: String,
+    /// The reward of this step.
     pub reward: f64,
+    /// The episode ended by its own rules.
     pub terminated: bool,
+    /// The episode was cut short (a turn limit).
     pub truncated: bool,
+    /// The info object.
     pub info: Info,
 }
 

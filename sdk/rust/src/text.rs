@@ -1,8 +1,8 @@
-//! [`text!`](crate::text): observations assembled from pieces without `core::fmt`. Inside a wasm
+//! [`text!`](macro@crate::text): observations assembled from pieces without `core::fmt`. Inside a wasm
 //! guest, `format!` goes through dynamic dispatch and padding logic for every argument and is
 //! often the largest cost of a simple step; this appends strings and writes integers directly.
 
-/// Something [`text!`](crate::text) can append.
+/// Something [`text!`](macro@crate::text) can append.
 pub trait Piece {
     /// Appends `self` to `out`.
     fn push_to(&self, out: &mut String);

@@ -126,7 +126,7 @@ fn open_dataset(datasets: &Datasets, path: &str) -> Result<Arc<Dataset>> {
 }
 
 impl CodeEnv {
-    /// Makes code env `id` with `overrides` merged into [`default_config`].
+    /// Makes code env `id` with `overrides` merged into its default configuration.
     pub fn new(
         id: &str,
         sandbox: Sandbox,

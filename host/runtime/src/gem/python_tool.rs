@@ -36,7 +36,7 @@ pub struct PythonTool {
 }
 
 impl PythonTool {
-    /// A tool over `sandbox` with `overrides` merged into [`default_config`].
+    /// A tool over `sandbox` with `overrides` merged into the tool's default configuration.
     pub fn new(sandbox: Sandbox, overrides: &Value) -> Result<Self> {
         let config = merge_config(PYTHON_TOOL_ID, &default_config(), overrides)?;
         let settings = RunSettings::from_config(PYTHON_TOOL_ID, &config)?;

@@ -41,8 +41,11 @@ impl std::str::FromStr for AutoresetMode {
 pub struct SlotStep {
     /// The observation to act on next (after SameStep autoreset: the new episode's first one).
     pub observation: String,
+    /// The reward of this step.
     pub reward: f64,
+    /// The episode ended by its own rules.
     pub terminated: bool,
+    /// The episode was cut short (a turn limit).
     pub truncated: bool,
     /// The info that goes with `observation`.
     pub info: Info,

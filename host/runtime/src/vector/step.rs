@@ -30,8 +30,11 @@ impl Span {
 pub struct VectorStep {
     /// The slot index of each entry.
     pub indices: Vec<usize>,
+    /// Per entry: the reward.
     pub rewards: Vec<f64>,
+    /// Per entry: the episode ended by its own rules.
     pub terminated: Vec<bool>,
+    /// Per entry: the episode was cut short.
     pub truncated: Vec<bool>,
     /// Per entry: the slot's error, if its env failed (the slot was restarted).
     pub errors: Vec<Option<Error>>,
