@@ -115,20 +115,3 @@ pub fn deadline_ticks(deadline: Duration) -> u64 {
     let tick = EPOCH_TICK.as_nanos();
     (deadline.as_nanos().div_ceil(tick) as u64).max(1) + 1
 }
-
-/// Arms `store` with a wall-clock deadline that never fires early: the epoch deadline is only a
-/// wake-up, and the callback checks the real clock (a ticker that ran late and caught up could
-/// otherwise end a call a few ticks before its time).
-pub fn arm_wall_deadline<T: 'static>(store: &mut wasmtime::Store<T>, deadline: Duration) {
-    let until = std::time::Instant::now() + deadline;
-    store.set_epoch_deadline(deadline_ticks(deadline));
-    store.epoch_deadline_callback(move |_| {
-        let now = std::time::Instant::now();
-        if now >= until {
-            return Ok(wasmtime::UpdateDeadline::Interrupt);
-        }
-        Ok(wasmtime::UpdateDeadline::Continue(deadline_ticks(
-            until - now,
-        )))
-    });
-}

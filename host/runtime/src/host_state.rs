@@ -26,8 +26,6 @@ pub struct GuestState {
     pub clock: VirtualClock,
     /// Guest stderr (its tail explains panics).
     pub stderr: CapturePipe,
-    /// Guest stdout (kept short; envs talk through return values).
-    pub stdout: CapturePipe,
     /// The env id, for log lines.
     pub label: String,
     /// For wrapper plugins: the env the `inner` import drives.
@@ -54,14 +52,7 @@ impl GuestState {
         let clock = VirtualClock::default();
         let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
         let stdout = CapturePipe::new(STDERR_TAIL_BYTES);
-        let wasi = sealed_wasi(
-            stdout.clone(),
-            stderr.clone(),
-            random.clone(),
-            0,
-            clock.clone(),
-        )
-        .build();
+        let wasi = sealed_wasi(stdout, stderr.clone(), random.clone(), 0, clock.clone()).build();
         let mut table = ResourceTable::new();
         table.set_max_capacity(limits.max_resource_handles);
         GuestState {
@@ -71,7 +62,6 @@ impl GuestState {
             random,
             clock,
             stderr,
-            stdout,
             label: label.to_owned(),
             inner: None,
             datasets,

@@ -19,17 +19,17 @@
 #![deny(missing_docs)]
 
 mod bindings;
-pub mod cache;
+mod cache;
 mod component_env;
-pub mod config;
+mod config;
 pub mod conformance;
-pub mod dataset;
-pub mod engine;
+mod dataset;
+mod engine;
 mod env;
 mod error;
 pub mod gem;
 mod guard;
-pub mod guest_output;
+mod guest_output;
 mod host_state;
 mod limits;
 mod options;
@@ -43,11 +43,14 @@ mod stack;
 pub mod tool;
 mod unit;
 pub mod vector;
-pub mod wasi_virtual;
+mod wasi_virtual;
 pub mod wrappers;
 
 pub use bindings::{CONTRACT_VERSION, ENV_EXPORT};
+pub use cache::CompileCache;
 pub use component_env::ComponentEnv;
+pub use dataset::{Dataset, Datasets};
+pub use engine::EngineSettings;
 pub use env::{Env, Info, InfoStr, ResetOutput, StepOutput};
 pub use error::{Error, RefusalKind, Result};
 pub use limits::Limits;

@@ -74,7 +74,7 @@ impl Runtime {
     }
 
     /// The linker holding WASI (granting nothing) and the geode host imports.
-    pub fn linker(&self) -> &Linker<GuestState> {
+    pub(crate) fn linker(&self) -> &Linker<GuestState> {
         &self.inner.linker
     }
 

@@ -155,7 +155,6 @@ pub struct CapturePipe {
 struct Captured {
     tail: VecDeque<u8>,
     capacity: usize,
-    total: u64,
 }
 
 impl CapturePipe {
@@ -189,18 +188,11 @@ impl CapturePipe {
         }
         let mut captured = self.inner.lock().expect("capture lock");
         captured.tail.clear();
-        captured.total = 0;
-    }
-
-    /// Total bytes ever written.
-    pub fn total(&self) -> u64 {
-        self.inner.lock().expect("capture lock").total
     }
 
     fn push(&self, bytes: &[u8]) {
         let mut captured = self.inner.lock().expect("capture lock");
         self.written.store(true, Ordering::Release);
-        captured.total += bytes.len() as u64;
         let keep = bytes.len().min(captured.capacity);
         let overflow = (captured.tail.len() + keep).saturating_sub(captured.capacity);
         captured.tail.drain(..overflow);
@@ -225,7 +217,6 @@ mod tests {
         pipe.push(b"hello");
         pipe.push(b"!!");
         assert_eq!(pipe.tail(), "lo!!");
-        assert_eq!(pipe.total(), 7);
     }
 
     #[test]
