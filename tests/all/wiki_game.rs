@@ -13,7 +13,7 @@ const HARD: &str = "game:WikiGame-v0-hard";
 
 /// The shipped article graph, read natively to plan moves: title -> links.
 fn articles() -> HashMap<String, Vec<String>> {
-    let rows = include_str!("../plugins/wiki-game/data/articles.jsonl");
+    let rows = include_str!("../../plugins/wiki-game/data/articles.jsonl");
     rows.lines()
         .map(|line| {
             let row: Value = serde_json::from_str(line).unwrap();

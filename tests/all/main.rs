@@ -1,0 +1,21 @@
+//! geode's integration tests, one binary (one link of wasmtime): real components built from
+//! this repo (`tests/plugins`, `examples/plugins`, `plugins/`), hostile guests and bad input.
+//! Run one area with a filter: `cargo test --release -p geode-tests --test all -- code_env::`.
+
+mod async_pool;
+mod bad_input;
+mod code_env;
+mod code_recall;
+mod compile_cache;
+mod conformance;
+mod datasets;
+mod example_plugin;
+mod guess_the_number;
+mod hostile_guests;
+mod qa_env;
+mod sandbox_escapes;
+mod sdk_sandbox;
+mod units;
+mod vector;
+mod wiki_game;
+mod wrappers;
