@@ -214,7 +214,15 @@ def test_run_and_print_episode(gem, capsys):
 
     from geode.utils.debug import run_and_print_episode_with_selective_step
 
+    import json
+
+    targets = []
+    for seed in range(3):  # make_vec resets env i with seed + i
+        lone = gem.make(HARD)
+        lone.reset(seed=seed)
+        targets.append(json.loads(bytes(lone.get_state()))["env"]["target"])
+    wrong = ["\\boxed{%d}" % (target % 50 + 1) for target in targets]
     vec = gem.make_vec([HARD] * 3, seed=0)
-    run_and_print_episode_with_selective_step(vec, lambda obs: ["\\boxed{25}"] * len(obs), max_steps=2)
+    run_and_print_episode_with_selective_step(vec, lambda obs: wrong, max_steps=2)
     printed = capsys.readouterr().out
     assert printed.count("Step ") == 2 and "next_observation" in printed
