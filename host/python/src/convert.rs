@@ -1,7 +1,7 @@
 //! Conversions between Python objects and the JSON values, infos and limits of the runtime.
 
-use crate::errors::bad_config;
-use geode_runtime::{InfoStr, Limits, StepOutput};
+use crate::errors::{bad_config, invalid_argument};
+use geode_runtime::{AutoresetMode, Info, InfoStr, Limits, StepOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
@@ -212,4 +212,39 @@ pub fn limits(dict: Option<&Bound<'_, PyDict>>) -> PyResult<Limits> {
         }
     }
     Ok(limits)
+}
+
+/// The id of slot `index`, or an error naming the valid range.
+pub fn slot_id(py: Python<'_>, ids: &[String], index: usize) -> PyResult<String> {
+    ids.get(index).cloned().ok_or_else(|| {
+        invalid_argument(
+            py,
+            format!(
+                "env index {index} is out of range (num_envs = {})",
+                ids.len()
+            ),
+        )
+    })
+}
+
+/// The name GEM gives an autoreset mode.
+pub fn mode_name(mode: AutoresetMode) -> &'static str {
+    match mode {
+        AutoresetMode::SameStep => "SameStep",
+        AutoresetMode::NextStep => "NextStep",
+        AutoresetMode::Disabled => "Disabled",
+    }
+}
+
+/// Observations and infos of resets as Python lists.
+pub fn resets_to_py<'py>(
+    py: Python<'py>,
+    observations: Vec<String>,
+    infos: &[Info],
+) -> PyResult<Bound<'py, PyTuple>> {
+    let infos = infos
+        .iter()
+        .map(|i| info_to_py(py, i))
+        .collect::<PyResult<Vec<_>>>()?;
+    (PyList::new(py, observations)?, PyList::new(py, infos)?).into_pyobject(py)
 }

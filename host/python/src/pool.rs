@@ -5,9 +5,9 @@
 use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
 use crate::bridge::Steps;
 use crate::columns::{self, Columns, LastResult};
+use crate::convert::{mode_name, resets_to_py, slot_id};
 use crate::errors::{self, IntoPyResult, invalid_argument};
-use crate::slot_env::{PySlotEnv, SlotOwner};
-use crate::vector::{mode_name, resets_to_py, slot_id};
+use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
 use geode_runtime::{
     AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, Units, VectorStep,
 };
@@ -316,6 +316,16 @@ impl PyAsyncPool {
     /// has a job in flight.
     fn slot(slf: Py<Self>, py: Python<'_>, index: usize) -> PyResult<PySlotEnv> {
         let id = slot_id(py, &slf.get().ids, index)?;
-        Ok(PySlotEnv::new(SlotOwner::Async(slf), index, id))
+        Ok(PySlotEnv::new(SlotOwner::new(slf), index, id))
+    }
+}
+
+impl SlotHost for Py<PyAsyncPool> {
+    fn visit_slot(
+        &self,
+        index: usize,
+        visit: &mut (dyn FnMut(&mut Slot) -> Result<()> + Send),
+    ) -> Result<()> {
+        self.get().with_slot(index, visit)
     }
 }

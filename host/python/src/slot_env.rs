@@ -3,19 +3,30 @@
 
 use crate::convert::{StepTuple, info_to_py, step_to_py};
 use crate::errors::IntoPyResult;
-use crate::pool::PyAsyncPool;
-use crate::vector::PyVectorEnv;
 use geode_runtime::{Env, Result, Slot};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-/// The vector env a slot belongs to.
-pub enum SlotOwner {
-    Sync(Py<PyVectorEnv>),
-    Async(Py<PyAsyncPool>),
+/// What owns slots: the sync vector env or the async pool. Visiting runs `visit` on slot
+/// `index` (the caller has released the GIL).
+pub trait SlotHost: Send + Sync {
+    /// Runs `visit` on slot `index`.
+    fn visit_slot(
+        &self,
+        index: usize,
+        visit: &mut (dyn FnMut(&mut Slot) -> Result<()> + Send),
+    ) -> Result<()>;
 }
 
+/// The vector env a slot belongs to.
+pub struct SlotOwner(Box<dyn SlotHost>);
+
 impl SlotOwner {
+    /// The slots of `host`.
+    pub fn new(host: impl SlotHost + 'static) -> Self {
+        SlotOwner(Box::new(host))
+    }
+
     fn with_slot<R>(
         &self,
         py: Python<'_>,
@@ -25,16 +36,17 @@ impl SlotOwner {
     where
         R: Send,
     {
-        match self {
-            SlotOwner::Sync(vec) => {
-                let vec = vec.get();
-                py.detach(|| vec.with_slot(index, f)).py_err(py)
-            }
-            SlotOwner::Async(pool) => {
-                let pool = pool.get();
-                py.detach(|| pool.with_slot(index, f)).py_err(py)
-            }
-        }
+        let mut f = Some(f);
+        let mut out = None;
+        py.detach(|| {
+            self.0.visit_slot(index, &mut |slot| {
+                let f = f.take().expect("a slot is visited once");
+                out = Some(f(slot)?);
+                Ok(())
+            })
+        })
+        .py_err(py)?;
+        Ok(out.expect("the visit ran"))
     }
 }
 

@@ -3,12 +3,12 @@
 
 use crate::batch::step_to_py;
 use crate::columns::{self, LastResult};
-use crate::convert::{self, info_to_py};
+use crate::convert::{self, mode_name, resets_to_py, slot_id};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
 use crate::registry;
-use crate::slot_env::{PySlotEnv, SlotOwner};
-use geode_runtime::{Actions, AutoresetMode, Info, Result, Slot, Units, VectorEnv};
+use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
+use geode_runtime::{Actions, AutoresetMode, Result, Slot, Units, VectorEnv};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -71,41 +71,6 @@ pub fn make_vec(
         last: LastResult::default(),
     };
     Ok(Py::new(py, vec)?.into_any())
-}
-
-/// The id of slot `index`, or an error naming the valid range.
-pub fn slot_id(py: Python<'_>, ids: &[String], index: usize) -> PyResult<String> {
-    ids.get(index).cloned().ok_or_else(|| {
-        invalid_argument(
-            py,
-            format!(
-                "env index {index} is out of range (num_envs = {})",
-                ids.len()
-            ),
-        )
-    })
-}
-
-/// The name GEM gives an autoreset mode.
-pub fn mode_name(mode: AutoresetMode) -> &'static str {
-    match mode {
-        AutoresetMode::SameStep => "SameStep",
-        AutoresetMode::NextStep => "NextStep",
-        AutoresetMode::Disabled => "Disabled",
-    }
-}
-
-/// Observations and infos of resets as Python lists.
-pub fn resets_to_py<'py>(
-    py: Python<'py>,
-    observations: Vec<String>,
-    infos: &[Info],
-) -> PyResult<Bound<'py, PyTuple>> {
-    let infos = infos
-        .iter()
-        .map(|i| info_to_py(py, i))
-        .collect::<PyResult<Vec<_>>>()?;
-    (PyList::new(py, observations)?, PyList::new(py, infos)?).into_pyobject(py)
 }
 
 /// A synchronous vector env. Use it through `geode.make_vec`, which adds GEM's return types.
@@ -209,7 +174,7 @@ impl PyVectorEnv {
     /// Slot `index`, driven like a single env (GEM's `vec.envs[index]`).
     fn slot(slf: Py<Self>, py: Python<'_>, index: usize) -> PyResult<PySlotEnv> {
         let id = slot_id(py, &slf.get().ids, index)?;
-        Ok(PySlotEnv::new(SlotOwner::Sync(slf), index, id))
+        Ok(PySlotEnv::new(SlotOwner::new(slf), index, id))
     }
 
     /// Frees every slot's env; the vector env is empty afterwards.
@@ -218,5 +183,15 @@ impl PyVectorEnv {
             let empty = VectorEnv::new(Units::default(), AutoresetMode::default(), None);
             drop(std::mem::replace(&mut *self.lock(), empty));
         });
+    }
+}
+
+impl SlotHost for Py<PyVectorEnv> {
+    fn visit_slot(
+        &self,
+        index: usize,
+        visit: &mut (dyn FnMut(&mut Slot) -> Result<()> + Send),
+    ) -> Result<()> {
+        self.get().with_slot(index, visit)
     }
 }
