@@ -90,6 +90,8 @@ pub fn build_guests(root: &Path, crates: &[GuestCrate]) -> Vec<(String, PathBuf)
     for watched in [
         root.join("wit"),
         root.join("sdk/rust"),
+        root.join("sdk/games"),
+        root.join("sdk/order"),
         root.join("Cargo.lock"),
     ] {
         println!("cargo:rerun-if-changed={}", watched.display());

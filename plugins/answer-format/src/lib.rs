@@ -4,8 +4,8 @@
 //! and `penalty` (and the episode ends when `end_episode` is set). Well-formed actions step the
 //! env and earn `bonus` on top of its reward. `info["format_ok"]` says which case happened.
 
+use geode_games::prelude::*;
 use geode_sdk::export_wrapper;
-use geode_sdk::prelude::*;
 use geode_sdk::wrapper::{Inner, WrapperPlugin};
 
 /// The wrapper's configuration.

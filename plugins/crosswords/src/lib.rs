@@ -7,11 +7,11 @@
 //! - a wrong letter: 0.0; a right one: 1 / number of letter cells;
 //! - filling the last cell ends the episode; the turn limit ends it, truncated.
 
-use geode_sdk::game::{format_error_step, move_step};
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_games::game::{format_error_step, move_step};
+use geode_games::prelude::*;
+use geode_games::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_games::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
 use geode_sdk::text::Piece;
-use geode_sdk::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
 use std::sync::OnceLock;
 
 /// GEM's word/clue table, one `word<TAB>hardcore<TAB>first clue` line per word (see `data/DATA.md`).

@@ -10,10 +10,10 @@
 //!
 //! The board is a plain shuffle, as in GEM, so some starts cannot be solved.
 
+use geode_games::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_games::parse::last_boxed_match;
+use geode_games::prelude::*;
 use geode_sdk::config::{at_least, between};
-use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
-use geode_sdk::parse::last_boxed_match;
-use geode_sdk::prelude::*;
 use std::fmt::Write;
 
 /// Board side and turn limit of one episode.

@@ -8,8 +8,8 @@
 //! - reaching the target, or a board with no move left, ends the episode;
 //! - at the turn limit the episode ends (truncated) with the step's own reward.
 
-use geode_sdk::direction::{Direction, last_boxed_direction};
-use geode_sdk::prelude::*;
+use geode_games::direction::{Direction, last_boxed_direction};
+use geode_games::prelude::*;
 use std::fmt::Write;
 
 /// Largest board side accepted (GEM has no limit; lines are sorted on the stack).

@@ -6,7 +6,7 @@
 //! - the right number: 1.0, the episode ends;
 //! - at the turn limit: the episode ends with 1 − distance/range (0.0 when out of range).
 
-use geode_sdk::prelude::*;
+use geode_games::prelude::*;
 
 /// One game of GuessTheNumber.
 #[derive(Serialize, Deserialize)]

@@ -7,11 +7,11 @@
 //! - the right word: 0.5 + 0.5 × (share of cells still hidden), the episode ends;
 //! - at the turn limit the episode ends, truncated. Revealing every letter does not end it.
 
-use geode_sdk::game::{echo, format_error_step, move_step};
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::boxed_bodies;
-use geode_sdk::word_grid::column_header;
-use geode_sdk::word_list::{WordList, WordRules};
+use geode_games::game::{echo, format_error_step, move_step};
+use geode_games::prelude::*;
+use geode_games::pycompat::boxed_bodies;
+use geode_games::word_grid::column_header;
+use geode_games::word_list::{WordList, WordRules};
 
 /// Common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
 static BASIC: WordList = WordList::new(include_str!("../data/basic.txt"));

@@ -7,11 +7,11 @@
 //!   so a whole episode earns at most 1.0; guessing the code ends the episode;
 //! - at the turn limit the episode ends (terminated and truncated) with that step's reward.
 
+use geode_games::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_games::parse::last_boxed_match;
+use geode_games::prelude::*;
+use geode_games::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range, strip_leading_zeros};
 use geode_sdk::config::{at_least, between};
-use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
-use geode_sdk::parse::last_boxed_match;
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{MAX_INT_DIGITS, PyInt, is_space, sample_range, strip_leading_zeros};
 use geode_sdk::text::Piece;
 use std::collections::BTreeSet;
 

@@ -13,11 +13,11 @@
 //!
 //! Every step's info carries the rendered board under `suffix`.
 
+use geode_games::game::{format_error_step, turn_limit_step};
+use geode_games::parse::last_boxed_match;
+use geode_games::prelude::*;
+use geode_games::pycompat::{PyInt, is_space, strip_leading_zeros};
 use geode_sdk::config::{at_least, between};
-use geode_sdk::game::{format_error_step, turn_limit_step};
-use geode_sdk::parse::last_boxed_match;
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyInt, is_space, strip_leading_zeros};
 use geode_sdk::text::Piece;
 use std::collections::VecDeque;
 use std::fmt::Write;

@@ -1,7 +1,7 @@
 //! Exact match after SQuAD-style normalization, GEM's rule for QA rewards: lowercase, drop ASCII
 //! punctuation, drop the articles `a`, `an` and `the` as whole words, collapse whitespace.
 
-use geode_sdk::pycompat::is_space;
+use geode_games::pycompat::is_space;
 
 /// Whether `c` is a word character of Python's `re` (`\w` on text): alphanumeric or `_`.
 fn is_word(c: char) -> bool {

@@ -18,7 +18,7 @@
 mod exact_match;
 mod row;
 
-use geode_sdk::answer::{last_boxed_balanced, last_tagged};
+use geode_games::answer::{last_boxed_balanced, last_tagged};
 use geode_sdk::dataset::{self, EpisodeOrder, Position};
 use geode_sdk::prelude::*;
 use row::Question;

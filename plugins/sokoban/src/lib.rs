@@ -12,9 +12,9 @@
 mod room;
 mod search;
 
-use geode_sdk::direction::{Direction, last_boxed_direction};
-use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
-use geode_sdk::prelude::*;
+use geode_games::direction::{Direction, last_boxed_direction};
+use geode_games::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_games::prelude::*;
 use room::{Layout, MAX_TRIES, Moved, Room};
 use search::Search;
 

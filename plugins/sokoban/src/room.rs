@@ -2,8 +2,8 @@
 //! the floor, boxes start on their targets, and playing backwards pulls them away).
 
 use crate::search::{KEY_BITS, MAX_BOXES, Search};
+use geode_games::direction::Direction;
 use geode_sdk::Rng;
-use geode_sdk::direction::Direction;
 use serde::{Deserialize, Serialize};
 
 /// What a cell holds, numbered with GEM's cell codes (so rooms compare with GEM's arrays).

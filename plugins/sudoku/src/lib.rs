@@ -8,8 +8,8 @@
 
 mod grid;
 
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{decimal_value, is_space};
+use geode_games::prelude::*;
+use geode_games::pycompat::{decimal_value, is_space};
 use geode_sdk::text::Piece;
 use grid::Grid;
 

@@ -7,11 +7,11 @@
 //! - the whole stack on tower C: 1.0, the episode ends;
 //! - at the turn limit the episode ends (terminated and truncated) with the share of disks on C.
 
+use geode_games::game::{fixed_or_choice, format_error_step, turn_limit_step};
+use geode_games::parse::last_boxed_match;
+use geode_games::prelude::*;
+use geode_games::pycompat::is_space;
 use geode_sdk::config::{at_least, between};
-use geode_sdk::game::{fixed_or_choice, format_error_step, turn_limit_step};
-use geode_sdk::parse::last_boxed_match;
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::is_space;
 use geode_sdk::text::Piece;
 
 /// Disk count and turn limit of one episode.

@@ -2,7 +2,7 @@
 
 use crate::graph::Graph;
 use crate::text::{SummaryLength, boxed_title};
-use geode_sdk::game::echo;
+use geode_games::game::echo;
 use geode_sdk::text;
 use geode_sdk::{Error, Rng, Step};
 use serde::{Deserialize, Serialize};

@@ -1,6 +1,6 @@
 //! Reading the chosen title out of an action, and cutting page summaries, the way GEM does.
 
-use geode_sdk::pycompat::is_space;
+use geode_games::pycompat::is_space;
 use serde::{Deserialize, Serialize};
 
 /// The title in the last match of GEM's `\\boxed{([^}]+)}` (Python `re.finditer`, so matches

@@ -7,11 +7,11 @@
 //! - the exact span of a hidden word (either way round): 1 / number of words;
 //! - finding every word ends the episode; the turn limit ends it, truncated.
 
-use geode_sdk::game::{format_error_step, move_step};
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
-use geode_sdk::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
-use geode_sdk::word_list::WordList;
+use geode_games::game::{format_error_step, move_step};
+use geode_games::prelude::*;
+use geode_games::pycompat::{PyUint, boxed_bodies, fields_array, sample_indices};
+use geode_games::word_grid::{Crossings, EMPTY, Placement, PuzzleRules, lay_out, render_numbered};
+use geode_games::word_list::WordList;
 
 /// Common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
 static BASIC: WordList = WordList::new(include_str!("../data/basic.txt"));

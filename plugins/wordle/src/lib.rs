@@ -7,10 +7,10 @@
 //!   when the whole word is green (the episode ends);
 //! - at the turn limit the episode ends, truncated.
 
-use geode_sdk::game::{echo, format_error_step, move_step};
-use geode_sdk::prelude::*;
-use geode_sdk::pycompat::{boxed_bodies, is_space};
-use geode_sdk::word_list::{WordList, WordRules};
+use geode_games::game::{echo, format_error_step, move_step};
+use geode_games::prelude::*;
+use geode_games::pycompat::{boxed_bodies, is_space};
+use geode_games::word_list::{WordList, WordRules};
 
 /// Lowercase common English words (see `data/DATA.md`), standing in for NLTK's `en-basic`.
 static WORDS: WordList = WordList::new(include_str!("../data/basic.txt"));

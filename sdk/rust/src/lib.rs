@@ -39,18 +39,13 @@
 
 #![deny(missing_docs)]
 
-pub mod answer;
 pub mod batch;
 pub mod config;
 pub mod dataset;
-pub mod direction;
 pub mod episode;
 pub mod error;
-pub mod game;
 pub mod json_text;
-pub mod parse;
 mod plugin;
-pub mod pycompat;
 pub mod records;
 pub mod rng;
 pub mod sandbox;
@@ -59,11 +54,15 @@ pub mod size_classes;
 pub mod testing;
 pub mod text;
 pub mod tool;
-pub mod word_grid;
-pub mod word_list;
 
 /// Single-threaded wasm guests allocate from size-class free lists (see [`size_classes`]).
-#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+/// The SDK's size-class allocator, unless the plugin turns off the `allocator` feature to
+/// choose its own.
+#[cfg(all(
+    feature = "allocator",
+    target_family = "wasm",
+    not(target_feature = "atomics")
+))]
 #[global_allocator]
 static ALLOCATOR: size_classes::SizeClasses = size_classes::SizeClasses::new();
 pub mod wrapper;
@@ -146,8 +145,6 @@ pub fn log_info(message: &str) {
 
 /// Everything a plugin usually needs, in one import.
 pub mod prelude {
-    pub use crate::game::{GameReward, REWARD};
-    pub use crate::parse::{last_boxed, last_boxed_int};
     pub use crate::{
         Config, Environment, EpisodeStart, Error, Info, Reset, Rng, Spec, Step, export_env, text,
     };

@@ -3,7 +3,7 @@
 //! Build it with `cargo build --profile plugin --target wasm32-wasip2 -p coin-flip` and load the
 //! resulting `coin_flip.wasm` with `geode --plugin <file> run example:CoinFlip-v0`.
 
-use geode_sdk::prelude::*;
+use geode_games::prelude::*;
 
 #[derive(Serialize, Deserialize)]
 struct CoinFlip {

@@ -1,7 +1,7 @@
 //! What text games ported from GEM share: the reward table (GEM's `LanguageGameReward`) and the
 //! steps that end an episode on a format error or at the turn limit.
 
-use crate::{Rng, Step};
+use geode_sdk::{Rng, Step};
 use std::borrow::Cow;
 
 /// The rewards a text game gives for each kind of event.

@@ -1,6 +1,6 @@
 //! Word lists a plugin embeds (`include_str!`), one word a line, split once on first use.
 
-use crate::{Error, Rng};
+use geode_sdk::{Error, Rng};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
@@ -80,7 +80,7 @@ impl WordRules {
         Ok(match (word_length, max_turns) {
             (Some(length), Some(turns)) => Some(WordRules {
                 word_length: list.word_length(length)?,
-                max_turns: crate::config::at_least("max_turns", turns, 1)?,
+                max_turns: geode_sdk::config::at_least("max_turns", turns, 1)?,
             }),
             _ => None,
         })

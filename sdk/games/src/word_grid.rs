@@ -2,7 +2,7 @@
 //! builder GEM's WordSearch and Crosswords share (adapted there from TextArena), and printing
 //! such grids the way those games print them.
 
-use crate::{Config, Error, Rng};
+use geode_sdk::{Config, Error, Rng};
 use serde::{Deserialize, Serialize};
 
 /// The character of a cell no word covers.
@@ -239,8 +239,8 @@ impl PuzzleRules {
             match (settings.hardcore, settings.num_words, settings.max_turns) {
                 (Some(hardcore), Some(words), Some(turns)) => Some(PuzzleRules {
                     hardcore,
-                    num_words: crate::config::at_least("num_words", words, 1)?,
-                    max_turns: crate::config::at_least("max_turns", turns, 1)?,
+                    num_words: geode_sdk::config::at_least("num_words", words, 1)?,
+                    max_turns: geode_sdk::config::at_least("max_turns", turns, 1)?,
                 }),
                 _ => None,
             },

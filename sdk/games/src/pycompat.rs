@@ -2,7 +2,7 @@
 //! `\boxed{...}` the way `re.finditer` does, the `\s` and `\d` classes of Python's `re`,
 //! `int()` of a run of decimal digits, and `random.sample`.
 
-use crate::Rng;
+use geode_sdk::Rng;
 use std::fmt;
 
 /// Most digits CPython 3.11+ converts with `int()` (`sys.get_int_max_str_digits()`).
@@ -122,7 +122,7 @@ impl<'a> PyInt<'a> {
     }
 }
 
-impl crate::text::Piece for PyInt<'_> {
+impl geode_sdk::text::Piece for PyInt<'_> {
     fn push_to(&self, out: &mut String) {
         out.push_str(self.digits);
     }
@@ -131,7 +131,7 @@ impl crate::text::Piece for PyInt<'_> {
     }
 }
 
-impl crate::text::Piece for PyUint {
+impl geode_sdk::text::Piece for PyUint {
     fn push_to(&self, out: &mut String) {
         out.push_str(&self.text);
     }
