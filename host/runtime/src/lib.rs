@@ -29,6 +29,7 @@ mod guard;
 pub mod guest_output;
 mod host_state;
 mod limits;
+pub mod math;
 mod plugin;
 mod recipe;
 mod registry;

@@ -1,0 +1,33 @@
+//! Math answers graded in the sandbox: GEM's `boxed_reward_fn(fast=False)` rules (MATH string
+//! normalization, sympy equality, math-verify) run in a CPython component
+//! (`plugins/math-grader`) with sympy and math-verify in its snapshot, one fresh instance per
+//! call under a fuel budget instead of SIGALRM, so a verdict never depends on wall-clock time
+//! or on the calls before it.
+//!
+//! ```no_run
+//! use geode_runtime::Runtime;
+//!
+//! let runtime = Runtime::new()?;
+//! let grader = runtime.math_grader()?;
+//! let grade = grader.boxed_reward("so \\boxed{\\frac{1}{2}}", &["0.5".to_owned()]);
+//! assert!(grade.correct);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod bindings;
+mod check;
+mod component;
+mod extract;
+mod grader;
+mod shared;
+
+pub use check::{Check, Grade, GradeStatus};
+pub use component::embedded as embedded_math_grader;
+pub use extract::extract_boxed;
+pub use grader::{DEFAULT_GRADE_FUEL, GradeLimits, MathGrader};
+pub(crate) use shared::SharedGrader;
+
+/// The error for a runtime whose math grader cannot run.
+pub(crate) fn grader_unavailable(reason: String) -> crate::Error {
+    crate::Error::Internal(format!("math grader unavailable: {reason}"))
+}
