@@ -11,7 +11,12 @@ use serde_json::Value;
 use std::time::Duration;
 
 /// Disagreements with GEM, by the case's response prefix, and why.
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
+    "\\boxed{99999",
+    "a 5,000-digit answer equal to its 5,000-digit ground truth: GEM's MATH normalization (540 \
+     unit regexes over both strings) finishes in 0.3 s natively, but needs 3.5e9 fuel in the \
+     component, over the default budget of 2e9 (about 1 s), so geode grades it 0",
+)];
 
 /// Wall-clock ceiling of any grading call (the issue's bound, with both cores busy).
 const WALL_CEILING: Duration = Duration::from_secs(2);
@@ -67,19 +72,53 @@ fn golden_verdicts_match_gem() {
         let answer = case["answer"].as_str();
         assert_eq!(extract_boxed(response), answer, "case {index}: extraction");
         if grade.status == GradeStatus::Done {
-            assert_eq!(grade.answer.as_deref(), answer, "case {index}: grader extraction");
+            assert_eq!(
+                grade.answer.as_deref(),
+                answer,
+                "case {index}: grader extraction"
+            );
         }
         if grade.correct != expected {
             let short: String = response.chars().take(80).collect();
+            let truths: String = case["truths"].to_string().chars().take(80).collect();
             differences.push(format!(
-                "case {index} ({}): GEM {expected}, geode {} [{:?}, fuel {}] {short:?} vs {:?}; {}",
+                "case {index} ({}): GEM {expected}, geode {} [{:?}, fuel {}] {short:?} vs {truths}; {}",
                 case["group"],
                 grade.correct,
                 grade.status,
                 grade.fuel_used,
-                case["truths"],
                 known_reason(response).unwrap_or("UNEXPLAINED"),
             ));
+        }
+    }
+    let finished = results
+        .iter()
+        .filter(|(_, g)| g.status == GradeStatus::Done);
+    let most = finished.map(|(_, g)| g.fuel_used).max().unwrap_or(0);
+    let spent: Vec<_> = results
+        .iter()
+        .filter(|(_, g)| g.status == GradeStatus::OutOfFuel)
+        .map(|(_, g)| g.fuel_used as f64 / g.elapsed.as_secs_f64())
+        .collect();
+    eprintln!(
+        "most fuel of a finished call: {most}; out-of-fuel calls: {}, fuel per second {:?}",
+        spent.len(),
+        spent.iter().map(|f| (*f / 1e6).round()).collect::<Vec<_>>()
+    );
+    if std::env::var_os("GEODE_MATH_FUEL_REPORT").is_some() {
+        for (case, grade) in &results {
+            let short: String = case["response"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .take(50)
+                .collect();
+            eprintln!(
+                "fuel {:>12} {:>8.3}s {:?} {short:?}",
+                grade.fuel_used,
+                grade.elapsed.as_secs_f64(),
+                grade.status
+            );
         }
     }
     for line in &differences {
@@ -114,21 +153,24 @@ fn hostile_answers_end_within_budget_with_reward_zero() {
         })
         .collect();
     for (case, grade) in grades {
-        let short: String = case["response"].as_str().unwrap().chars().take(60).collect();
+        let short: String = case["response"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .take(60)
+            .collect();
         assert!(
             grade.elapsed < WALL_CEILING,
             "{short:?} took {:?}",
             grade.elapsed
         );
         assert!(grade.fuel_used <= grader.limits().fuel, "{short:?}");
-        // A hostile answer that is literally the ground truth (the 5,000-digit number, the
-        // braces around 1) is correct for GEM too; every other one scores 0.
-        assert_eq!(
-            grade.correct,
-            case["correct"].as_bool().unwrap(),
-            "{short:?}: {:?}",
-            grade.status
-        );
+        // A hostile answer that is literally the ground truth (the braces around 1) is correct
+        // for GEM too; every other one scores 0 (so does the 5,000-digit number: see
+        // KNOWN_DIFFERENCES).
+        let response = case["response"].as_str().unwrap();
+        let expected = case["correct"].as_bool().unwrap() && known_reason(response).is_none();
+        assert_eq!(grade.correct, expected, "{short:?}: {:?}", grade.status);
     }
 }
 
@@ -174,7 +216,11 @@ fn checks_other_than_the_boxed_reward() {
     let truth = ["\\frac{1}{2}".to_owned()];
     assert!(grader.judge(Check::Mathd, "1/2", &truth).correct);
     assert!(grader.judge(Check::GradeFast, "0.5", &truth).correct);
-    assert!(grader.judge(Check::LatexEqual, "\\dfrac{2}{4}", &truth).correct);
+    assert!(
+        grader
+            .judge(Check::LatexEqual, "\\dfrac{2}{4}", &truth)
+            .correct
+    );
     let extracted = grader.judge(Check::Extract, "x \\boxed{7} y", &[]);
     assert_eq!(extracted.answer.as_deref(), Some("7"));
     let none = grader.judge(Check::BoxedReward, "7", &truth);
