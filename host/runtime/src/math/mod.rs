@@ -4,6 +4,8 @@
 //! call under a fuel budget instead of SIGALRM, so a verdict never depends on wall-clock time
 //! or on the calls before it.
 //!
+//! On top of it: [`MathEnv`] (`math:GSM8K`, `math:Math12K`, ..., `eval:MATH500`, ...).
+//!
 //! ```no_run
 //! use geode_runtime::Runtime;
 //!
@@ -17,14 +19,19 @@
 mod bindings;
 mod check;
 mod component;
+mod env;
 mod extract;
 mod grader;
+mod ids;
 mod shared;
+mod walk;
 
 pub use check::{Check, Grade, GradeStatus};
 pub use component::embedded as embedded_math_grader;
+pub use env::{MathEnv, default_config};
 pub use extract::extract_boxed;
 pub use grader::{DEFAULT_GRADE_FUEL, GradeLimits, MathGrader};
+pub use ids::{MATH_IDS, MATH_IDS_NOT_PROVIDED, MathId, math_id};
 pub(crate) use shared::SharedGrader;
 
 /// The error for a runtime whose math grader cannot run.

@@ -24,17 +24,22 @@ impl Registry {
         .into_iter()
     }
 
-    /// The env ids the host itself provides (the code envs), with descriptions.
+    /// The env ids the host itself provides (the code and math envs), with descriptions.
     pub fn native_env_ids(&self) -> impl Iterator<Item = (&'static str, &'static str)> {
-        CODE_ENV_IDS.iter().copied()
+        let math = crate::math::MATH_IDS.iter().map(|m| (m.id, m.description));
+        CODE_ENV_IDS.iter().copied().chain(math)
     }
 
     /// The spec (id, default configuration, description) of native env `id`, if it is one.
     pub fn native_env_spec(&self, id: &str) -> Option<EnvSpec> {
         let (id, description) = self.native_env_ids().find(|(known, _)| *known == id)?;
+        let config = match crate::math::math_id(id) {
+            Some(_) => crate::math::default_config(),
+            None => default_config(),
+        };
         Some(EnvSpec {
             id: id.to_owned(),
-            default_config: default_config().as_object().cloned().unwrap_or_default(),
+            default_config: config.as_object().cloned().unwrap_or_default(),
             description: description.to_owned(),
         })
     }
@@ -48,6 +53,12 @@ impl Registry {
     ) -> Option<Result<Box<dyn Env>>> {
         self.native_env_spec(id)?;
         Some((|| {
+            if crate::math::math_id(id).is_some() {
+                let grader = self.runtime().math_grader()?;
+                let datasets = self.runtime().datasets();
+                let env = crate::math::MathEnv::new(id, grader, datasets, overrides, limits)?;
+                return Ok(Box::new(env) as Box<dyn Env>);
+            }
             let sandbox = self.runtime().sandbox()?;
             let env = CodeEnv::new(id, sandbox, self.runtime().datasets(), overrides, limits)?;
             Ok(Box::new(env) as Box<dyn Env>)

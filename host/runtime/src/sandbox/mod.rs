@@ -51,6 +51,7 @@ pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
 pub(crate) use reaper::Reaper;
 pub use request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
 pub use runner::{Footprint, Sandbox};
+pub(crate) use settings::merge_config;
 pub use settings::{FUEL_PER_SECOND, RunSettings};
 pub(crate) use shared::SharedSandbox;
 pub(crate) use state::RunState;
