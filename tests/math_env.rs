@@ -3,7 +3,8 @@
 //! the user's own dataset files.
 
 use geode_runtime::math::{MATH_IDS, MATH_IDS_NOT_PROVIDED};
-use geode_runtime::{Env, Limits};
+use geode_runtime::wrappers::ToolRewards;
+use geode_runtime::{Env, Limits, WrapperSpec};
 use geode_tests::registry;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -162,4 +163,29 @@ fn envs_share_one_grader_and_make_no_instance_of_their_own() {
         env.reset(Some(0)).unwrap();
         assert!(env.step("\\boxed{0}").is_ok());
     }
+}
+
+#[test]
+fn math_with_the_python_tool() {
+    // GEM's math + python tool recipe: the model computes with `<python>`, then answers boxed.
+    let tools = WrapperSpec::Tools {
+        tools: vec![("tool:python".to_owned(), json!({}))],
+        rewards: ToolRewards::default(),
+    };
+    let mut env = registry()
+        .make_stack("eval:AIME24", &Value::Null, &[tools], &Limits::default())
+        .unwrap();
+    let first = env.reset(None).unwrap();
+    assert!(
+        first.observation.contains("3 or 5"),
+        "{}",
+        first.observation
+    );
+    let code = "<python>print(sum(1 for n in range(1, 100) if n % 3 == 0 or n % 5 == 0))</python>";
+    let step = env.step(code).unwrap();
+    assert_eq!(step.observation, "Code execution result: 46\n\n");
+    assert!(!step.done());
+    let step = env.step("So the answer is \\boxed{46}.").unwrap();
+    assert_eq!(step.reward, 1.0);
+    assert!(step.done());
 }
