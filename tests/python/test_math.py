@@ -35,7 +35,8 @@ def test_gem_public_functions(mg):
     assert mg.grade("1/2", "\\frac{1}{2}")
     assert mg.grade("\\dfrac{2}{4}", "\\frac{1}{2}", fast=False)
     assert mg.is_latex_equal("\\frac{\\sqrt{2}}{2}", "\\frac{1}{\\sqrt{2}}")
-    assert mg.grade_answer_mathd("\\text{(C)}", "C")
+    assert mg.grade_answer_mathd("\\dfrac{1}{2}", "\\frac12")
+    assert not mg.grade_answer_mathd("\\text{(C)}", "C")  # as GEM
     assert mg.grade_answer_sympy("(1, 2)", "(1,2)")
     assert mg.r1_distill_qwen_math_reward_fn("<think>\\boxed{1}</think> \\boxed{2}", "2")[1] == 1.0
     assert mg.answer_tag_reward_fn("</think> <answer>\\boxed{2}</answer>", "2")[1] == 1.0
