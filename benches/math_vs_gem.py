@@ -7,7 +7,7 @@ in a worker process, waited on for 1 s (a worker stuck past that is replaced). g
 `geode.utils.math_grader.boxed_reward_fn` (fresh component instance per answer, fuel budget).
 Both sides grade the whole set with 1 and 2 threads (GEM: 1 and 2 worker processes), and report
 answers per second, p50, p99 and worst time per answer, and agreement with each other. Then the
-resident memory of N math envs (geode: `gem.make`; GEM: MathEnv with its process pool each,
+proportional resident memory (PSS, all processes) of N math envs that each graded an answer (geode: `gem.make`; GEM: MathEnv with its process pool each,
 on an in-memory dataset).
 
     python3 benches/math_vs_gem.py [--envs 256,1024] [--skip-memory]
@@ -32,15 +32,27 @@ GEODE_PYTHON = ROOT / "target/py-venv/bin/python"
 
 
 def _rss_mb(pids):
+    """Proportional set size (shared pages split between the processes sharing them), in MB."""
     total = 0
     for pid in pids:
         try:
-            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
                     total += int(line.split()[1])
         except OSError:
             pass
     return total / 1024
+
+
+# What one GEM math env with its worker process costs once it graded (23 GB / ~800 workers).
+GEM_MB_PER_ENV = 30
+
+
+def _available_mb():
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / 1024
+    return 0
 
 
 def _children(pid):
@@ -117,13 +129,27 @@ def geode_side(threads):
     return _summary([t for _, t in results], [v for v, _ in results], wall)
 
 
-def gem_memory(count):
-    from datasets import Dataset
+class _Rows(list):
+    """Stands in for `datasets.Dataset` (GEM's MathEnv only shuffles and indexes it), so the
+    benchmark needs no `datasets` install."""
 
+    def shuffle(self, seed=None):
+        return self
+
+
+def gem_memory(count):
+    import types
+
+    stub = types.ModuleType("datasets")
+    stub.Dataset, stub.DatasetDict, stub.load_dataset = _Rows, dict, None
+    sys.modules.setdefault("datasets", stub)
     from gem.envs.math_env import MathEnv
 
-    data = Dataset.from_list([{"problem": "1+1?", "answer": "2"}] * 8)
+    data = sys.modules["datasets"].Dataset([{"problem": "1+1?", "answer": "2"}] * 8)
     envs = [MathEnv(dataset=data) for _ in range(count)]
+    for env in envs:
+        env.reset()
+        env.step("\\boxed{2}")
     time.sleep(1)
     pids = [os.getpid()] + _children(os.getpid())
     rss = _rss_mb(pids)
@@ -142,6 +168,8 @@ def geode_memory(count):
         env.reset(seed=0)
         env.step("\\boxed{14}")
     return {"rss_mb": _rss_mb([os.getpid()]), "rss_before_envs_mb": before, "processes": 1}
+
+
 
 
 def run_side(python, side, arg):
@@ -177,8 +205,13 @@ def main():
         return
     for count in [int(c) for c in args.envs.split(",")]:
         for name, python in (("GEM", GEM_PYTHON), ("geode", GEODE_PYTHON)):
+            if name == "GEM" and count * GEM_MB_PER_ENV > _available_mb():
+                # Measured: 1,024 GEM math envs were OOM-killed at ~800 workers on 23 GB.
+                print(f"{name:8} {count:>5} math envs: skipped, needs ~{count * GEM_MB_PER_ENV / 1024:.0f} GB "
+                      f"(one worker process per env), {_available_mb() / 1024:.0f} GB available")
+                continue
             r = run_side(python, f"{name.lower()}-memory", count)
-            print(f"{name:8} {count:>5} math envs: {r['rss_mb']:>8.0f} MB resident, {r['processes']} processes")
+            print(f"{name:8} {count:>5} math envs: {r['rss_mb']:>8.0f} MB (PSS), {r['processes']} processes")
 
 
 if __name__ == "__main__":
