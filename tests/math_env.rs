@@ -189,3 +189,48 @@ fn math_with_the_python_tool() {
     assert_eq!(step.reward, 1.0);
     assert!(step.done());
 }
+
+/// A Parquet file in the layout of GEM's math datasets: `problem` and `answer`, both text.
+fn write_math_parquet(path: &std::path::Path, rows: &[(&str, &str)]) {
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+    let schema = std::sync::Arc::new(
+        parse_message_type(
+            "message rows { REQUIRED BYTE_ARRAY problem (UTF8); REQUIRED BYTE_ARRAY answer (UTF8); }",
+        )
+        .unwrap(),
+    );
+    let file = std::fs::File::create(path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, Default::default()).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    for column_index in 0..2 {
+        let values: Vec<ByteArray> = rows
+            .iter()
+            .map(|row| ByteArray::from(if column_index == 0 { row.0 } else { row.1 }))
+            .collect();
+        let mut column = group.next_column().unwrap().unwrap();
+        column
+            .typed::<ByteArrayType>()
+            .write_batch(&values, None, None)
+            .unwrap();
+        column.close().unwrap();
+    }
+    group.close().unwrap();
+    writer.close().unwrap();
+}
+
+#[test]
+fn user_parquet_files() {
+    let dir = std::env::temp_dir().join(format!("geode-math-parquet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("mine.parquet");
+    write_math_parquet(&path, &[("Half of one?", "\\frac{1}{2}")]);
+    let mut env = make(
+        "eval:MATH500",
+        json!({"dataset": path.display().to_string()}),
+    );
+    assert_eq!(env.reset(None).unwrap().observation, "Half of one?");
+    assert_eq!(env.step("\\boxed{0.5}").unwrap().reward, 1.0);
+    std::fs::remove_dir_all(&dir).ok();
+}
