@@ -3,6 +3,8 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+#[path = "build/math_grader.rs"]
+mod math_grader;
 #[path = "build/python_runner.rs"]
 mod python_runner;
 
@@ -30,6 +32,7 @@ fn main() {
     std::fs::write(out, table).expect("write builtin_plugins.rs");
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
     python_runner::embed(&root, &out_dir);
+    math_grader::embed(&root, &out_dir);
 }
 
 /// Appends `BUILTIN_DATASETS`: every `plugins/<dir>/data/*.jsonl` of a built-in plugin, as

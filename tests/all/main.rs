@@ -12,6 +12,8 @@ mod datasets;
 mod example_plugin;
 mod guess_the_number;
 mod hostile_guests;
+mod math_env;
+mod math_grader;
 mod qa_env;
 mod sandbox_escapes;
 mod sdk_sandbox;

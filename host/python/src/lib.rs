@@ -16,6 +16,7 @@ mod columns;
 mod convert;
 mod env;
 mod errors;
+mod math;
 mod pool;
 mod registry;
 mod slot_env;
@@ -39,6 +40,7 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "MAX_TOOL_USE_MESSAGE",
         geode_runtime::wrappers::MAX_TOOL_USE_MESSAGE,
     )?;
+    m.add_function(wrap_pyfunction!(math::grade_math, m)?)?;
     m.add_function(wrap_pyfunction!(registry::list_envs, m)?)?;
     m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
     m.add_function(wrap_pyfunction!(registry::add_data_dir, m)?)?;

@@ -32,6 +32,7 @@ mod guard;
 mod guest_output;
 mod host_state;
 mod limits;
+pub mod math;
 mod options;
 mod plugin;
 mod provider;

@@ -88,6 +88,7 @@ impl Registry {
             registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
         }
         registry.add_native(Arc::new(crate::gem::GemProvider))?;
+        registry.add_native(Arc::new(crate::math::MathProvider))?;
         Ok(registry)
     }
 

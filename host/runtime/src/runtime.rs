@@ -22,6 +22,7 @@ struct RuntimeInner {
     cache: CompileCache,
     datasets: Datasets,
     sandbox: crate::sandbox::SharedSandbox,
+    math: crate::math::SharedGrader,
     _ticker: Arc<std::thread::JoinHandle<()>>,
 }
 
@@ -56,6 +57,7 @@ impl Runtime {
         add_members_import(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
         let sandbox = crate::sandbox::SharedSandbox::new(&engine, &cache);
+        let math = crate::math::SharedGrader::new(&engine, &cache);
         Ok(Runtime {
             inner: Arc::new(RuntimeInner {
                 engine,
@@ -63,6 +65,7 @@ impl Runtime {
                 cache,
                 datasets: Datasets::default(),
                 sandbox,
+                math,
                 _ticker: ticker,
             }),
         })
@@ -94,6 +97,14 @@ impl Runtime {
             .sandbox
             .get()
             .map_err(crate::sandbox::sandbox_unavailable)
+    }
+
+    /// The math grader (loaded on first use), or why it cannot run on this build.
+    pub fn math_grader(&self) -> crate::Result<crate::math::MathGrader> {
+        self.inner
+            .math
+            .get()
+            .map_err(crate::math::grader_unavailable)
     }
 
     /// The shared handle guests' `sandbox` import runs on.

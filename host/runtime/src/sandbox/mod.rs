@@ -32,10 +32,14 @@ mod stop;
 mod wit_convert;
 
 pub use capture::OutputLimitExceeded;
+pub(crate) use clock::shadow_monotonic_clock;
 pub use component::embedded as embedded_python_runner;
+pub(crate) use reaper::Reaper;
 pub use request::{FUEL_PER_SECOND, RunOutcome, RunRequest, RunStatus, SandboxLimits};
 pub use runner::{Footprint, Sandbox};
 pub(crate) use shared::SharedSandbox;
+pub(crate) use state::RunState;
+pub(crate) use stop::arm;
 pub use stop::{CHECK_INTERVAL, StopSignal};
 
 /// The error for a runtime whose sandbox cannot run.

@@ -1,0 +1,291 @@
+//! [`MathEnv`]: GEM's `MathEnv` (`math:*` and the math `eval:*` ids) as a native env on the
+//! sandboxed math grader. One question per episode; the single step grades the last `\boxed{}`
+//! of the answer against the row's ground truth (a string, a number, or a list of either: any
+//! may match) with GEM's `boxed_reward_fn(fast=False)` rules: reward 1.0 or 0.0, info
+//! `{"correct": ...}`, observation `TERMINAL_STATE`, terminated and truncated both set. With
+//! `use_format_error_reward`, an answer without a box scores −0.1 instead of 0.
+
+use super::check::GradeStatus;
+use super::extract::extract_boxed;
+use super::grader::{GradeLimits, MathGrader};
+use super::ids::{MathId, math_id, sample_rows};
+use super::walk::Walk;
+use crate::dataset::{Dataset, Datasets};
+use crate::env::{Env, Info, ResetOutput, StepOutput};
+use crate::gem::{FORMAT_ERROR_REWARD, TERMINAL_STATE};
+use crate::limits::Limits;
+use crate::{Error, Result};
+use geode_order::Position;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+
+/// The default configuration of every math id.
+pub fn default_config() -> Value {
+    json!({
+        "dataset": "",
+        "question_key": "problem",
+        "answer_key": "answer",
+        "seed": 0,
+        "use_format_error_reward": false,
+        "fuel": null,
+        "memory_bytes": GradeLimits::default().memory_bytes,
+    })
+}
+
+/// The question of the current episode.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Question {
+    index: usize,
+    question: String,
+    truths: Vec<String>,
+}
+
+/// What `get_state` snapshots.
+#[derive(Debug, Serialize, Deserialize)]
+struct Snapshot {
+    question: Option<Question>,
+    #[serde(flatten)]
+    position: Position,
+}
+
+/// A math env over one dataset. Holds a clone of the shared grader, never an instance.
+#[derive(Clone)]
+pub struct MathEnv {
+    id: &'static MathId,
+    grader: MathGrader,
+    dataset: Arc<Dataset>,
+    question_key: String,
+    answer_key: String,
+    seed: u64,
+    format_error_reward: bool,
+    max_action_bytes: usize,
+    walk: Walk,
+    question: Option<Question>,
+}
+
+impl std::fmt::Debug for MathEnv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MathEnv")
+            .field("id", &self.id.id)
+            .field("dataset", &self.dataset.source)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A ground truth as GEM reads it: strings as they are, numbers through `str()`.
+fn truth_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The ground truths of a row's answer field (a list: any may match).
+fn truths_of(value: &Value) -> Option<Vec<String>> {
+    match value {
+        Value::Array(items) => items.iter().map(truth_text).collect(),
+        other => truth_text(other).map(|t| vec![t]),
+    }
+}
+
+impl MathEnv {
+    /// Makes math env `id` with `overrides` merged into [`default_config`].
+    pub fn new(
+        id: &str,
+        grader: MathGrader,
+        datasets: &Datasets,
+        overrides: &Value,
+        limits: &Limits,
+    ) -> Result<Self> {
+        let known = math_id(id)
+            .ok_or_else(|| Error::InvalidArgument(format!("`{id}` is not a math env id")))?;
+        let config = crate::gem::merge_config(id, &default_config(), overrides)?;
+        let bad = |key: &str, message: &str| Error::BadConfig {
+            id: id.to_owned(),
+            key: key.to_owned(),
+            message: message.to_owned(),
+        };
+        let text = |key: &str| config[key].as_str().unwrap_or_default().to_owned();
+        let path = text("dataset");
+        let dataset = if path.is_empty() {
+            datasets.insert_jsonl(
+                &format!("geode:math-sample/{}", known.sample),
+                &format!("geode math sample `{}`", known.sample),
+                sample_rows(known.sample).as_bytes(),
+            )?
+        } else {
+            datasets.load_user_path(&path, &path)?
+        };
+        if dataset.is_empty() {
+            return Err(bad("dataset", &format!("{} has no rows", dataset.source)));
+        }
+        let seed = config["seed"]
+            .as_u64()
+            .ok_or_else(|| bad("seed", "expected a non-negative integer"))?;
+        let mut grade_limits = grader.limits().clone();
+        match &config["fuel"] {
+            Value::Null => {}
+            value => {
+                grade_limits.fuel = value
+                    .as_u64()
+                    .filter(|f| *f > 0)
+                    .ok_or_else(|| bad("fuel", "expected a positive integer or null"))?;
+            }
+        }
+        grade_limits.memory_bytes = config["memory_bytes"]
+            .as_u64()
+            .filter(|m| *m >= 64 << 20)
+            .ok_or_else(|| bad("memory_bytes", "expected at least 64 MiB"))?;
+        let grader = if &grade_limits == grader.limits() {
+            grader
+        } else {
+            grader.with_limits(grade_limits)
+        };
+        Ok(MathEnv {
+            id: known,
+            grader,
+            walk: Walk::new(dataset.len(), seed, known.eval),
+            dataset,
+            question_key: text("question_key"),
+            answer_key: text("answer_key"),
+            seed,
+            format_error_reward: config["use_format_error_reward"].as_bool().unwrap_or(false),
+            max_action_bytes: limits.max_action_bytes,
+            question: None,
+        })
+    }
+
+    /// The rows this env draws questions from.
+    pub fn dataset(&self) -> &Arc<Dataset> {
+        &self.dataset
+    }
+
+    fn load(&self, index: usize) -> Result<Question> {
+        let broken = |message: String| Error::InvalidState {
+            env: self.id.id.to_owned(),
+            message: format!("row {index} of {}: {message}", self.dataset.source),
+        };
+        let row: Map<String, Value> = self
+            .dataset
+            .row(index)
+            .and_then(|text| serde_json::from_str(text).ok())
+            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
+        let question = match row.get(&self.question_key) {
+            Some(Value::String(text)) => text.clone(),
+            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
+        };
+        let truths = row
+            .get(&self.answer_key)
+            .and_then(truths_of)
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                broken(format!(
+                    "field `{}` is not a string, a number or a list of them",
+                    self.answer_key
+                ))
+            })?;
+        Ok(Question {
+            index,
+            question,
+            truths,
+        })
+    }
+}
+
+impl Env for MathEnv {
+    fn id(&self) -> &str {
+        self.id.id
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        let index = self.walk.next(seed);
+        let question = self.load(index)?;
+        let observation = question.question.clone();
+        self.question = Some(question);
+        Ok(ResetOutput {
+            observation,
+            info: Info::from_map(&Map::new()),
+        })
+    }
+
+    fn step(&mut self, action: &str) -> Result<StepOutput> {
+        if action.len() > self.max_action_bytes {
+            return Err(Error::InputTooLarge {
+                env: self.id.id.to_owned(),
+                what: "action",
+                len: action.len(),
+                limit: self.max_action_bytes,
+            });
+        }
+        let Some(question) = &self.question else {
+            return Err(Error::InvalidState {
+                env: self.id.id.to_owned(),
+                message: "step called before reset".to_owned(),
+            });
+        };
+        let mut info = Map::new();
+        let reward = if extract_boxed(action).is_none() {
+            // No answer to grade: no grader instance is made.
+            info.insert("correct".into(), json!(false));
+            if self.format_error_reward {
+                FORMAT_ERROR_REWARD
+            } else {
+                0.0
+            }
+        } else {
+            let grade = self.grader.boxed_reward(action, &question.truths);
+            info.insert("correct".into(), json!(grade.correct));
+            if grade.status != GradeStatus::Done {
+                info.insert("grader".into(), json!(format!("{:?}", grade.status)));
+            }
+            info.insert("fuel".into(), json!(grade.fuel_used));
+            if grade.correct { 1.0 } else { 0.0 }
+        };
+        Ok(StepOutput {
+            observation: TERMINAL_STATE.to_owned(),
+            reward,
+            terminated: true,
+            truncated: true,
+            info: Info::from_map(&info),
+        })
+    }
+
+    fn sample_random_action(&mut self) -> Result<String> {
+        Ok("\\boxed{42}".to_owned())
+    }
+
+    fn get_state(&mut self) -> Result<Vec<u8>> {
+        let snapshot = Snapshot {
+            question: self.question.clone(),
+            position: self.walk.position(),
+        };
+        serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
+    }
+
+    fn set_state(&mut self, state: &[u8]) -> Result<()> {
+        let snapshot: Snapshot =
+            serde_json::from_slice(state).map_err(|e| Error::InvalidState {
+                env: self.id.id.to_owned(),
+                message: format!("not a math env state: {e}"),
+            })?;
+        self.walk = Walk::restore(
+            self.dataset.len(),
+            self.seed,
+            self.id.eval,
+            snapshot.position,
+        );
+        self.question = snapshot.question;
+        Ok(())
+    }
+
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
+        let mut env = self.clone();
+        if !same_state {
+            env.walk = Walk::new(self.dataset.len(), self.seed, self.id.eval);
+            env.question = None;
+        }
+        Ok(Box::new(env))
+    }
+}
