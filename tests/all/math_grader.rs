@@ -15,7 +15,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
     "\\boxed{99999",
     "a 5,000-digit answer equal to its 5,000-digit ground truth: GEM's MATH normalization (540 \
      unit regexes over both strings) finishes in 0.3 s natively, but needs 3.5e9 fuel in the \
-     component, over the default budget of 2e9 (about 1 s), so geode grades it 0",
+     component, over the default budget of 1.6e9 (about 1 s), so geode grades it 0",
 )];
 
 /// Wall-clock ceiling of any grading call in this test: a guard against hangs that holds on an

@@ -15,6 +15,8 @@ pub fn embed(root: &Path, out_dir: &Path) {
     println!("cargo:rerun-if-env-changed=GEODE_MATH_GRADER_WASM");
     let plugin = root.join(PLUGIN);
     let inputs = inputs(&plugin);
+    // The directory too, so a new guest file reruns this step.
+    println!("cargo:rerun-if-changed={}", plugin.join("guest").display());
     for input in &inputs {
         println!("cargo:rerun-if-changed={}", input.display());
     }

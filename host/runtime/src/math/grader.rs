@@ -19,11 +19,12 @@ use std::time::{Duration, Instant};
 use wasmtime::component::Linker;
 use wasmtime::{Engine, Store, Trap};
 
-/// Default fuel per grading call, about one second of the grader's CPU (GEM gives an answer
-/// one second). Measured on the 2-core reference machine: CPython in the component burns
+/// Default fuel per grading call, at most about one second of the grader's CPU (GEM gives an
+/// answer one second). Measured on the 2-core reference machine: CPython in the component burns
 /// 1.5e9 (object-heavy sympy work) to 6.5e9 (big-integer arithmetic) fuel per second, so this
-/// budget ends in 0.3 to 1.3 s; the median golden case needs 0.1% of it.
-pub const DEFAULT_GRADE_FUEL: u64 = 2_000_000_000;
+/// budget ends in 0.25 to 1.1 s; the costliest golden answer that finishes needs 1.41e9 and the
+/// median one 0.1% of the budget.
+pub const DEFAULT_GRADE_FUEL: u64 = 1_600_000_000;
 
 /// The limits of one grading call.
 #[derive(Debug, Clone, PartialEq, Eq)]
