@@ -157,7 +157,11 @@ fn envs_share_one_grader_and_make_no_instance_of_their_own() {
         .map(|_| make("math:ASDiv2K", Value::Null))
         .collect();
     // Generous: a guard against a grader instance per env, not a timing claim.
-    assert!(started.elapsed().as_secs_f64() < 30.0, "{:?}", started.elapsed());
+    assert!(
+        started.elapsed().as_secs_f64() < 30.0,
+        "{:?}",
+        started.elapsed()
+    );
     for env in envs.iter_mut().take(4) {
         env.reset(Some(0)).unwrap();
         assert!(env.step("\\boxed{0}").is_ok());
