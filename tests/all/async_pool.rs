@@ -270,7 +270,15 @@ fn slots_are_reachable_between_jobs_and_the_mode_can_change() {
 
 #[test]
 fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
-    let pool = pool(&["hostile:healthy"; 4], 2);
+    // Slot 2 spins for about a second when sent a big number, so it is surely in flight when
+    // the whole-batch step below looks.
+    let ids = [
+        "hostile:healthy",
+        "hostile:healthy",
+        "hostile:slow",
+        "hostile:healthy",
+    ];
+    let pool = pool(&ids, 2);
     reset_all(&pool);
     let actions = ["a", "b", "c", "d"];
     let error = pool
@@ -281,7 +289,7 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
         "{error}"
     );
 
-    pool.send(vec![(2, "x".into())]).unwrap();
+    pool.send(vec![(2, "500000000".into())]).unwrap();
     let error = pool
         .step_all_now(&actions, &mut |_| panic!("nothing may step"))
         .unwrap_err();
@@ -300,12 +308,7 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
     all.sort_by_index();
     assert_eq!(
         all.observations().collect::<Vec<_>>(),
-        [
-            "step 1 got a",
-            "step 1 got b",
-            "step 2 got c",
-            "step 1 got d"
-        ]
+        ["step 1 got a", "step 1 got b", "spun 0 (0)", "step 1 got d"]
     );
     assert!((0..4).all(|i| !pool.is_in_flight(i)));
     pool.send(vec![(0, "e".into())]).unwrap();
