@@ -1,7 +1,10 @@
 //! The conformance suite over every built-in env id, and proof that it catches broken envs.
 
 use geode_runtime::conformance::{CheckOptions, CheckReport, check_env};
+use geode_runtime::gem::CODE_ENV_IDS;
+use geode_runtime::sandbox::FUEL_PER_SECOND;
 use geode_runtime::{Limits, PluginKind, Registry};
+use serde_json::json;
 use geode_tests::{registry, runtime};
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -18,6 +21,17 @@ fn builtin_env_ids() -> Vec<String> {
         .collect()
 }
 
+/// The options for `id`: code envs get a wall-clock budget far past their fuel budget. Their
+/// verdicts are then decided by fuel alone, which is deterministic, so the replay and state
+/// checks compare like with like even when a loaded CI machine slows the answers down.
+fn options_for(id: &str, options: &CheckOptions) -> CheckOptions {
+    let mut options = options.clone();
+    if CODE_ENV_IDS.iter().any(|(code_id, _)| *code_id == id) {
+        options.overrides = json!({"timeout": 60, "fuel": 5 * FUEL_PER_SECOND, "answer_timeout": 120});
+    }
+    options
+}
+
 /// Checks `ids` on two threads (the suite is CPU-bound; CI has two cores).
 fn check_all(ids: &[String], options: &CheckOptions) -> Vec<CheckReport> {
     let registry = registry();
@@ -30,7 +44,7 @@ fn check_all(ids: &[String], options: &CheckOptions) -> Vec<CheckReport> {
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .map(|id| check_env(registry, id, options))
+                        .map(|id| check_env(registry, id, &options_for(id, options)))
                         .collect::<Vec<_>>()
                 })
             })
