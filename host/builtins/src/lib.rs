@@ -25,6 +25,7 @@ mod components;
 mod episodes;
 pub mod gem;
 pub mod math;
+mod rows;
 mod walk;
 
 pub use components::{math_grader_component, python_runner_component};

@@ -13,6 +13,7 @@ use super::extract::last_fenced_block;
 use super::run_python::run_python_with_stop;
 use super::settings::{RunSettings, merge_config};
 use crate::episodes::{Episodes, last_step};
+use crate::rows::{broken_row, question_row};
 use geode_runtime::sandbox::Sandbox;
 use geode_runtime::sandbox::StopSignal;
 use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
@@ -181,19 +182,8 @@ impl CodeEnv {
     }
 
     fn load_problem(&self, index: usize) -> Result<Problem> {
-        let broken = |message: String| Error::InvalidState {
-            env: self.id.clone(),
-            message: format!("row {index} of {}: {message}", self.dataset.source),
-        };
-        let row: Map<String, Value> = self
-            .dataset
-            .row(index)
-            .and_then(|text| serde_json::from_str(text).ok())
-            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
-        let question = match row.get(&self.question_key) {
-            Some(Value::String(text)) => text.clone(),
-            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
-        };
+        let (row, question) = question_row(&self.id, &self.dataset, index, &self.question_key)?;
+        let broken = |message: String| broken_row(&self.id, &self.dataset, index, message);
         let tests = row
             .get(&self.test_key)
             .ok_or_else(|| broken(format!("no field `{}`", self.test_key)))

@@ -11,6 +11,7 @@ use super::grader::{GradeLimits, MathGrader};
 use super::ids::{MathId, math_id, sample_rows};
 use crate::episodes::{Episodes, last_step};
 use crate::gem::FORMAT_ERROR_REWARD;
+use crate::rows::{broken_row, question_row};
 use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -148,19 +149,8 @@ impl MathEnv {
     }
 
     fn load(&self, index: usize) -> Result<Question> {
-        let broken = |message: String| Error::InvalidState {
-            env: self.id.id.to_owned(),
-            message: format!("row {index} of {}: {message}", self.dataset.source),
-        };
-        let row: Map<String, Value> = self
-            .dataset
-            .row(index)
-            .and_then(|text| serde_json::from_str(text).ok())
-            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
-        let question = match row.get(&self.question_key) {
-            Some(Value::String(text)) => text.clone(),
-            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
-        };
+        let (row, question) = question_row(self.id.id, &self.dataset, index, &self.question_key)?;
+        let broken = |message: String| broken_row(self.id.id, &self.dataset, index, message);
         let truths = row
             .get(&self.answer_key)
             .and_then(truths_of)
