@@ -136,6 +136,15 @@ fn out_of_range_and_repeated_guesses_score_zero_and_continue() {
         "{}",
         step.observation
     );
+    // A guess too large for 64 bits is echoed as written (GEM's Python ints have no bound),
+    // without its leading zeros, as Python's int() reads it.
+    let step = env
+        .step("\\boxed{000123456789012345678901234567890}")
+        .unwrap();
+    assert_eq!(
+        step.observation,
+        "At turn 5, you guessed 123456789012345678901234567890, which is outside the range specified."
+    );
 }
 
 #[test]

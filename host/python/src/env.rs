@@ -4,6 +4,7 @@
 use crate::convert::{self, StepTuple, info_to_py, step_to_py};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::registry;
+use crate::seed::Seed;
 use geode_runtime::{Env, Error, Limits, MakeOptions, ResetOutput, Result, StepOutput};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
@@ -132,8 +133,9 @@ pub fn make(
     env_id: &str,
     config: Option<&Bound<'_, PyDict>>,
     limits: Option<&Bound<'_, PyDict>>,
-    seed: Option<u64>,
+    seed: Option<Seed>,
 ) -> PyResult<PyEnv> {
+    let seed = seed.map(|s| s.0);
     let overrides = convert::overrides(config)?;
     let limits = convert::limits(limits)?;
     let env = py
@@ -156,9 +158,9 @@ impl PyEnv {
     fn reset<'py>(
         &self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
-        let seed = self.take_seed(seed);
+        let seed = self.take_seed(seed.map(|s| s.0));
         let out = py.detach(|| lock(&self.env).reset(seed)).py_err(py)?;
         Ok((out.observation, info_to_py(py, &out.info)?))
     }

@@ -19,6 +19,7 @@ mod errors;
 mod math;
 mod pool;
 mod registry;
+mod seed;
 mod slot_env;
 mod tool;
 mod vector;
@@ -45,5 +46,6 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
     m.add_function(wrap_pyfunction!(registry::add_data_dir, m)?)?;
     m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;
+    m.add_function(wrap_pyfunction!(seed::reduce_seed, m)?)?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use crate::bridge::Steps;
 use crate::columns::{self, Columns, LastResult};
 use crate::convert::{mode_name, resets_to_py, slot_id};
 use crate::errors::{self, IntoPyResult, invalid_argument};
+use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
 use geode_runtime::{
     AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, Units, VectorStep,
@@ -125,7 +126,11 @@ impl PyAsyncPool {
     }
 
     /// Starts a reset of each `(index, seed)`; results arrive through `recv` like steps.
-    fn send_reset(&self, py: Python<'_>, pairs: Vec<(usize, Option<u64>)>) -> PyResult<()> {
+    fn send_reset(&self, py: Python<'_>, pairs: Vec<(usize, Option<Seed>)>) -> PyResult<()> {
+        let pairs: Vec<(usize, Option<u64>)> = pairs
+            .into_iter()
+            .map(|(index, seed)| (index, seed.map(|s| s.0)))
+            .collect();
         let n = pairs.len();
         py.detach(|| self.pool.send_reset(pairs)).py_err(py)?;
         self.outstanding.fetch_add(n, Ordering::AcqRel);
@@ -212,8 +217,9 @@ impl PyAsyncPool {
         &self,
         py: Python<'py>,
         indices: Vec<usize>,
-        seeds: Vec<Option<u64>>,
+        seeds: Vec<Option<Seed>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let seeds = seed::unwrap_all(seeds);
         if indices.len() != seeds.len() {
             return Err(invalid_argument(
                 py,

@@ -3,6 +3,7 @@
 
 use crate::convert::{StepTuple, info_to_py, step_to_py};
 use crate::errors::IntoPyResult;
+use crate::seed::Seed;
 use geode_runtime::{Env, Result, Slot};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -73,8 +74,9 @@ impl PySlotEnv {
     fn reset<'py>(
         &self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<Seed>,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
+        let seed = seed.map(|s| s.0);
         let (observation, info) = self
             .owner
             .with_slot(py, self.index, |slot| slot.reset(seed))?;
@@ -119,6 +121,20 @@ impl PySlotEnv {
     #[getter]
     fn index(&self) -> usize {
         self.index
+    }
+
+    /// GEM's `vec.envs[i].env` and `.unwrapped`: the slot itself. A native vector env runs a
+    /// slot's wrappers inside the slot, and what callers reach through `.env` (a random action,
+    /// the state, the id) is the same for the slot as for its innermost env.
+    #[getter]
+    fn env(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    /// See `env`.
+    #[getter]
+    fn unwrapped(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
     }
 
     fn __repr__(&self) -> String {

@@ -7,6 +7,7 @@ use crate::convert::{self, mode_name, resets_to_py, slot_id};
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::pool::PyAsyncPool;
 use crate::registry;
+use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
 use geode_runtime::{Actions, AutoresetMode, Result, Slot, Units, VectorEnv};
 use pyo3::prelude::*;
@@ -137,8 +138,9 @@ impl PyVectorEnv {
         &self,
         py: Python<'py>,
         indices: Vec<usize>,
-        seeds: Vec<Option<u64>>,
+        seeds: Vec<Option<Seed>>,
     ) -> PyResult<Bound<'py, PyTuple>> {
+        let seeds = seed::unwrap_all(seeds);
         let (observations, infos) = py
             .detach(|| self.lock().reset_some(&indices, &seeds))
             .py_err(py)?;

@@ -168,12 +168,14 @@ impl Environment for GuessTheNumber {
             return Ok(step.info("suffix", SUFFIX));
         };
         let (obs, reward) = if self.out_of_range(guess) {
+            // Echo the number as written: a guess too large for i64 is not i64::MAX.
+            let written = last_boxed_int_text(action).unwrap_or_default();
             (
                 text!(
                     "At turn ",
                     turn,
                     ", you guessed ",
-                    guess,
+                    written,
                     ", which is outside the range specified."
                 ),
                 REWARD.invalid_action,

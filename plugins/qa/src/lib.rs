@@ -244,9 +244,7 @@ impl Environment for QaEnv {
                 _ => Err(Error::bad_config(key, "expected a non-empty string")),
             }
         };
-        let seed = config.int("seed")?;
-        let seed = u64::try_from(seed)
-            .map_err(|_| Error::bad_config("seed", "expected a non-negative integer"))?;
+        let seed = config.seed_or("seed", 0)?;
         let dataset = text("dataset")?;
         let rows = dataset::len(&dataset)?;
         let rows = usize::try_from(rows)

@@ -20,6 +20,6 @@ pub mod word_list;
 /// The SDK's prelude plus the game helpers most plugins use.
 pub mod prelude {
     pub use crate::game::{GameReward, REWARD};
-    pub use crate::parse::{last_boxed, last_boxed_int};
+    pub use crate::parse::{last_boxed, last_boxed_int, last_boxed_int_text};
     pub use geode_sdk::prelude::*;
 }

@@ -24,13 +24,31 @@ pub fn last_boxed(text: &str) -> Option<&str> {
 /// Boxes holding anything else are skipped, so `\boxed{7} \boxed{x}` gives 7. A number too
 /// large for `i64` saturates to `i64::MAX` (it is still a number, just out of any range).
 pub fn last_boxed_int(text: &str) -> Option<i64> {
+    last_boxed_digits(text).map(|digits| decimal_saturating(digits.as_bytes()))
+}
+
+/// The number [`last_boxed_int`] reads, as Python's `str(int(...))` writes it: its digits
+/// without leading zeros, however many (what a game echoes back for a guess too large for
+/// `i64`, as GEM does).
+pub fn last_boxed_int_text(text: &str) -> Option<&str> {
+    let digits = last_boxed_digits(text)?;
+    let significant = digits.trim_start_matches('0');
+    Some(if significant.is_empty() {
+        "0"
+    } else {
+        significant
+    })
+}
+
+/// The digits of the last `\boxed{N}` whose content is only ASCII digits.
+fn last_boxed_digits(text: &str) -> Option<&str> {
     box_bodies_from_last(text).find_map(|body| {
         let rest = &text.as_bytes()[body..];
         let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
         if digits == 0 || rest.get(digits) != Some(&b'}') {
             return None;
         }
-        Some(decimal_saturating(&rest[..digits]))
+        Some(&text[body..body + digits])
     })
 }
 
@@ -67,6 +85,14 @@ pub fn last_boxed_match<'a, T>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boxed_int_text_is_the_number_as_python_writes_it() {
+        let huge = "\\boxed{00099999999999999999999999} \\boxed{x}";
+        assert_eq!(last_boxed_int_text(huge), Some("99999999999999999999999"));
+        assert_eq!(last_boxed_int_text("\\boxed{000}"), Some("0"));
+        assert_eq!(last_boxed_int_text("\\boxed{-3}"), None);
+    }
 
     #[test]
     fn boxed_int_takes_last_numeric_box() {

@@ -41,6 +41,17 @@ impl Config {
         }
     }
 
+    /// A seed: any non-negative integer up to `u64::MAX` (hosts reduce wider seeds to 64 bits),
+    /// `default` when the key is absent or null.
+    pub fn seed_or(&self, key: &str, default: u64) -> Result<u64, Error> {
+        match self.0.get(key) {
+            None | Some(Value::Null) => Ok(default),
+            Some(v) => v.as_u64().ok_or_else(|| {
+                Error::bad_config(key, format!("expected a non-negative integer, got {v}"))
+            }),
+        }
+    }
+
     /// An integer value that must be present.
     pub fn int(&self, key: &str) -> Result<i64, Error> {
         self.opt_int(key)?

@@ -11,6 +11,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Unio
 
 from geode import _geode
 from geode.core import Env
+from geode.envs.kwargs import config_for, strict_from_env
 from geode.errors import InvalidArgumentError
 from geode.vector.native import NativeVectorEnv
 from geode.vector.python_vector import AsyncVectorEnv, SyncVectorEnv
@@ -133,12 +134,23 @@ def _has_own_seed(env_id: str) -> bool:
     return native and "seed" in ENV_REGISTRY[env_id].kwargs
 
 
-def make(env_id: str, **kwargs: Any) -> Env:
-    """Makes env ``env_id``. Keyword arguments override its config (an unknown key raises
-    ``BadConfigError`` naming it), except: ``seed`` (the first reset without a seed uses it),
-    ``limits`` (a dict: ``fuel_per_call``, ``deadline_per_call`` in seconds,
-    ``max_memory_bytes``, ...) and ``wrappers`` (names or callables, applied in order). Envs
-    with a ``seed`` config key (dataset envs) also get ``seed`` there, as in GEM."""
+def _native_config(env_id: str, kwargs: Dict[str, Any], strict: Optional[bool]) -> Dict[str, Any]:
+    """The config overrides of native env ``env_id`` in ``kwargs`` (see ``geode.envs.kwargs``;
+    an unknown id is left to ``_geode`` to report, with close ids)."""
+    strict = strict_from_env() if strict is None else strict
+    if env_id not in ENV_REGISTRY:
+        return kwargs
+    return config_for(env_id, ENV_REGISTRY[env_id].kwargs, kwargs, strict)
+
+
+def make(env_id: str, *, strict: Optional[bool] = None, **kwargs: Any) -> Env:
+    """Makes env ``env_id``. Keyword arguments override its config, except: ``seed`` (the
+    first reset without a seed uses it; any int), ``limits`` (a dict: ``fuel_per_call``,
+    ``deadline_per_call`` in seconds, ``max_memory_bytes``, ...) and ``wrappers`` (names or
+    callables, applied in order). Envs with a ``seed`` config key (dataset envs) also get
+    ``seed`` there, as in GEM. As GEM's envs do, keywords an env does not know are ignored
+    (with a warning naming them; GEM's loading keywords such as ``verbose`` silently);
+    ``strict=True`` (or ``GEODE_STRICT=1``) makes them a ``BadConfigError``."""
     wrappers = kwargs.pop("wrappers", None)
     if env_id in ENV_REGISTRY.python:
         env = _make_python(ENV_REGISTRY.python[env_id], kwargs)
@@ -147,7 +159,8 @@ def make(env_id: str, **kwargs: Any) -> Env:
         limits = kwargs.pop("limits", None)
         if seed is not None and _has_own_seed(env_id):
             kwargs["seed"] = seed
-        env = _geode.make(env_id, kwargs or None, limits, seed)
+        config = _native_config(env_id, kwargs, strict)
+        env = _geode.make(env_id, config or None, limits, seed)
     for wrapper in wrappers or ():
         env = resolve(wrapper)(env)
     return env
@@ -192,6 +205,7 @@ def make_vec(
     num_threads: int = 0,
     on_error: str = "info",
     group_size: int = 0,
+    strict: Optional[bool] = None,
     **kwargs: Any,
 ) -> VectorEnv:
     """GEM's ``make_vec``: one env per id (a str makes one env), env i seeded ``seed + i`` (or
@@ -204,7 +218,8 @@ def make_vec(
     ``group_size``: envs per unit, consecutive envs of one plugin sharing a component instance and
     stepped with one call per unit (0, the default, picks the size from the slot count and the
     cores; 1 gives every env its own instance). A failure inside a unit is recovered: only the
-    env that caused it reports an error and restarts."""
+    env that caused it reports an error and restarts. Keywords an env does not know are
+    ignored with a warning, as in ``make`` (``strict=True`` makes them an error)."""
     if isinstance(env_ids, str):
         env_ids = [env_ids]
     env_ids = list(env_ids)
@@ -218,6 +233,8 @@ def make_vec(
         if _has_own_seed(env_ids[i]):
             config["seed"] = seeds[i]
         config.update(kwargs)
+        if env_ids[i] not in ENV_REGISTRY.python:
+            config = _native_config(env_ids[i], config, strict)
         configs.append(config)
     resolved = [resolve(w) for w in wrappers or ()]
     native, chat, rest = _plan(resolved)

@@ -11,6 +11,7 @@ import numpy as np
 
 from geode import _geode
 from geode.errors import InputTooLargeError, InvalidArgumentError, InvalidStateError
+from geode.vector.reset_kwargs import env_reset_kwargs
 from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
 
 _RESET = object()  # marks a slot whose pending job is a reset
@@ -78,12 +79,18 @@ class NativeVectorEnv(VectorEnv):
 
     # -- resets ------------------------------------------------------------------------------
 
-    def reset(self, seed: Optional[Union[int, Sequence[int]]] = None, *, indices: Optional[Sequence[int]] = None):
+    def reset(self, seed: Optional[Union[int, Sequence[int]]] = None, *, indices: Optional[Sequence[int]] = None,
+              **kwargs):
         """Resets every env, or the slots in ``indices``: ``(observations, infos)``. ``seed``: an
         int gives env i ``seed + i``; a list gives one seed per env reset; ``None`` uses
-        ``make_vec``'s seeds on each env's first reset, then continues its randomness."""
+        ``make_vec``'s seeds on each env's first reset, then continues its randomness. GEM's
+        ``env{i}_kwargs={...}`` give env i its own reset arguments (see ``env_reset_kwargs``)."""
         idx = list(range(self.num_envs)) if indices is None else [int(i) for i in indices]
         seeds = self._seeds_for(idx, seed)
+        for k, i in enumerate(idx):
+            own = env_reset_kwargs(kwargs, i, self.env_ids[i])
+            if "seed" in own:
+                seeds[k] = own["seed"]
         obs, infos = self._raw.reset_some(idx, seeds)
         for k, i in enumerate(idx):
             self._ended[i] = False

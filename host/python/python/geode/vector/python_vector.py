@@ -66,8 +66,10 @@ class SyncVectorEnv(VectorEnv):
         return (obs, np.asarray(rewards, dtype=np.float64), np.asarray(terms, dtype=np.bool_),
                 np.asarray(truncs, dtype=np.bool_), infos)
 
-    def reset(self, seed: Optional[Union[int, Sequence[int]]] = None, *, indices: Optional[Sequence[int]] = None):
-        """Resets every env (or ``indices``): seed ``seed + i`` for an int, one per env for a list."""
+    def reset(self, seed: Optional[Union[int, Sequence[int]]] = None, *, indices: Optional[Sequence[int]] = None,
+              **kwargs):
+        """Resets every env (or ``indices``): seed ``seed + i`` for an int, one per env for a list;
+        GEM's ``env{i}_kwargs={...}`` are passed to env i's own ``reset``."""
         idx = list(range(self.num_envs)) if indices is None else list(indices)
         if seed is None:
             seeds = [self._initial_seeds[i] for i in idx]
@@ -79,7 +81,13 @@ class SyncVectorEnv(VectorEnv):
                 raise InvalidArgumentError(f"{len(seeds)} seeds for {len(idx)} envs")
         for i in idx:
             self._initial_seeds[i] = None
-        results = self._map(lambda i, s: self.envs[i].reset(seed=s), list(zip(idx, seeds)))
+        unknown = set(kwargs) - {f"env{i}_kwargs" for i in range(self.num_envs)}
+        if unknown:
+            raise InvalidArgumentError(f"unknown reset arguments: {', '.join(sorted(unknown))}")
+        own = {i: dict(kwargs.get(f"env{i}_kwargs") or {}) for i in idx}
+        results = self._map(
+            lambda i, s: self.envs[i].reset(**{"seed": s, **own[i]}), list(zip(idx, seeds))
+        )
         for i in idx:
             self._ended[i] = False
         return [r[0] for r in results], [r[1] for r in results]

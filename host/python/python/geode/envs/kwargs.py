@@ -1,0 +1,100 @@
+"""GEM's keyword-argument leniency for geode's own envs.
+
+GEM envs take ``**kwargs`` and ignore what they do not use, and GEM's own scripts pass such
+keywords (``verbose=``, ``use_mp=False``, ``load_from_cache_file=``...). geode's envs have a
+fixed config, so ``config_for`` sorts the keywords ``make``/``make_vec`` receive:
+
+- config keys of the env go through (``dataset`` may also be a ``datasets.Dataset``, a list of
+  row dicts or a path; rows are written to a JSONL file the env reads);
+- keywords GEM's scripts pass that no geode env needs are dropped silently (``PASS_THROUGH``);
+- keywords that would choose other data (``dataset_name``) raise ``BadConfigError``: ignoring
+  them would silently train on the wrong data;
+- a near miss of a config key (``max_turn`` for ``max_turns``) raises ``BadConfigError``: it is
+  a typo, not a GEM habit;
+- any other keyword is dropped with a warning that names it, or raises ``BadConfigError`` in
+  strict mode (``strict=True`` or ``GEODE_STRICT=1``), as every unknown key did before.
+"""
+
+import difflib
+import json
+import os
+import tempfile
+import warnings
+from pathlib import Path
+from typing import Any, Dict, Iterable, Mapping, Optional
+
+from geode import _geode
+from geode.errors import BadConfigError
+
+#: Keywords GEM's scripts pass to ``make`` that only steer GEM's own loading or logging.
+PASS_THROUGH = frozenset({"verbose", "use_mp", "load_from_cache_file", "num_proc", "cache_dir"})
+
+#: GEM keywords that choose different data: ignoring them would silently train on other data.
+CANNOT_IGNORE = {
+    "dataset_name": "geode cannot download from the Hugging Face hub; pass `dataset=` a local "
+    ".jsonl/.parquet path, a list of row dicts or a datasets.Dataset",
+}
+
+_rows_dir: Optional[Path] = None
+
+
+def strict_from_env() -> bool:
+    """Whether ``GEODE_STRICT`` asks for unknown keywords to raise."""
+    return os.environ.get("GEODE_STRICT", "").strip().lower() in ("1", "true", "yes")
+
+
+def config_for(env_id: str, known: Mapping[str, Any], kwargs: Dict[str, Any], strict: bool) -> Dict[str, Any]:
+    """The config overrides of ``env_id`` (whose config keys are ``known``) in ``kwargs``."""
+    config = {}
+    for key, value in kwargs.items():
+        if key in known:
+            config[key] = dataset_path(value) if key == "dataset" else value
+            if key == "seed" and value is not None:
+                config[key] = _geode.reduce_seed(value)
+        elif key in CANNOT_IGNORE:
+            raise BadConfigError(f"{env_id}: `{key}` is not supported: {CANNOT_IGNORE[key]}")
+        elif strict or _near_miss(key, known):
+            # The runtime rejects it with its own BadConfigError (naming the key and the known ones).
+            config[key] = value
+        elif key not in PASS_THROUGH:
+            warnings.warn(
+                f"{env_id} has no config key {key!r}; ignored as GEM ignores unknown keywords "
+                f"(known keys: {', '.join(sorted(known)) or 'none'}; strict=True makes this an error)",
+                stacklevel=3,
+            )
+    return config
+
+
+def _near_miss(key: str, known: Mapping[str, Any]) -> Optional[str]:
+    """The config key ``key`` is most likely a misspelling of, if any: a typo is an error even
+    in lenient mode, since ignoring it would silently run with a setting the user did not ask for."""
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.8)
+    return close[0] if close else None
+
+
+def dataset_path(value: Any) -> Any:
+    """A ``dataset`` value as the path the env reads: paths stay; rows (a ``datasets.Dataset``
+    or any iterable of dicts) are written to a JSONL file in a directory geode reads from."""
+    if value is None or isinstance(value, (str, os.PathLike)):
+        return None if value is None else os.fspath(value)
+    rows = value.to_list() if hasattr(value, "to_list") else value
+    if isinstance(rows, Mapping) or not isinstance(rows, Iterable):
+        raise BadConfigError(
+            f"`dataset` must be a path, a datasets.Dataset or a list of row dicts, got {type(value).__name__}"
+        )
+    return str(_write_rows(rows))
+
+
+def _write_rows(rows: Iterable[Any]) -> Path:
+    global _rows_dir
+    if _rows_dir is None:
+        _rows_dir = Path(tempfile.mkdtemp(prefix="geode-rows-"))
+        _geode.add_data_dir(str(_rows_dir))
+    handle, name = tempfile.mkstemp(suffix=".jsonl", dir=_rows_dir)
+    with os.fdopen(handle, "w", encoding="utf-8") as out:
+        for i, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                raise BadConfigError(f"`dataset` row {i} is a {type(row).__name__}, not a dict")
+            out.write(json.dumps(dict(row), ensure_ascii=False))
+            out.write("\n")
+    return Path(name)
