@@ -76,7 +76,11 @@ fn main() {
         .len();
 
     let runtime = Runtime::new().expect("runtime");
-    let registry = Registry::empty(runtime.clone());
+    let mut registry = Registry::empty(runtime.clone());
+    registry
+        .add_native(std::sync::Arc::new(geode_builtins::gem::GemProvider))
+        .expect("the code envs register");
+    geode_builtins::install(&runtime);
     runtime.sandbox().expect("the code sandbox loads");
     runtime.datasets().add_root(&dir).expect("data directory");
     let before_load = rss_kib();

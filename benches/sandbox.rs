@@ -97,7 +97,10 @@ fn main() {
             let wasm = std::fs::read(&path).expect("read the component");
             Sandbox::new(runtime.engine(), runtime.cache(), &wasm).expect("the component loads")
         }
-        None => runtime.sandbox().expect("the code sandbox loads"),
+        None => {
+            geode_builtins::install(&runtime);
+            runtime.sandbox().expect("the code sandbox loads")
+        }
     };
     let load = started.elapsed();
     let footprint = sandbox.footprint(&small(), 64);

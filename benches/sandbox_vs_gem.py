@@ -18,7 +18,7 @@ geode only: instantiation time and resident memory per live instance of the Pyth
 older guest, for comparison).
 
 End-to-end reward time: every problem of the shipped code sample
-(host/runtime/src/gem/data) answered with its reference solution (read from the sample's
+(host/builtins/src/gem/data) answered with its reference solution (read from the sample's
 generate.py), graded by geode's `code:CodeContest` and by GEM's `CodeEnv` (its step: extract
 the code, run the at most 12 longest tests on its default pool of 5 threads, compare). GEM's
 `CodeEnv` needs Hugging Face `datasets`, installed into the GEM venv on first use.

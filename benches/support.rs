@@ -9,7 +9,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// The built-in plugins on a fresh runtime.
 pub fn registry() -> Registry {
-    Registry::with_builtins(Runtime::new().expect("runtime")).expect("built-in plugins")
+    geode_builtins::registry(Runtime::new().expect("runtime")).expect("built-in plugins")
 }
 
 /// This process's resident set size, in KiB (0 where `/proc` is unavailable).

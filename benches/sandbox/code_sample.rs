@@ -1,7 +1,7 @@
 //! End-to-end reward time of the shipped code sample: every problem of `code:CodeContest`'s
 //! sample answered with a correct program (reset, then the graded step), as a trainer sees it.
 
-use geode_runtime::gem::CodeEnv;
+use geode_builtins::gem::CodeEnv;
 use geode_runtime::sandbox::Sandbox;
 use geode_runtime::{Env, Limits, Runtime};
 use serde_json::json;

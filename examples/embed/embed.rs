@@ -3,7 +3,7 @@
 //!
 //! `cargo run --release -p geode-examples --example embed`
 
-use geode_runtime::{Env, Error, Limits, MakeOptions, Registry, Runtime};
+use geode_runtime::{Env, Error, Limits, MakeOptions, Runtime};
 use serde_json::json;
 
 /// A bisection policy for GuessTheNumber: reads the hint in the last observation.
@@ -27,7 +27,7 @@ impl Bisect {
 
 fn main() -> Result<(), Error> {
     let runtime = Runtime::new().map_err(|e| Error::Internal(e.to_string()))?;
-    let registry = Registry::standard(runtime)?;
+    let registry = geode_builtins::standard(runtime)?;
     let limits = Limits {
         fuel_per_call: Some(10_000_000),
         ..Limits::default()

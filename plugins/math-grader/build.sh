@@ -37,5 +37,5 @@ tmp="$out.tmp.$$"
 trap 'rm -f "$tmp"' EXIT
 cd "$here"
 env -u VIRTUAL_ENV "$venv/bin/componentize-py" --quiet -d wit -w math-grader \
-    componentize --python-path guest --python-path "$site" app -o "$tmp"
+    componentize --python-path guest --python-path ../cpython-common --python-path "$site" app -o "$tmp"
 mv "$tmp" "$out"

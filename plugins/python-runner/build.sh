@@ -24,7 +24,7 @@ mkdir -p "$(dirname "$out")"
 tmp="$out.tmp.$$"
 trap 'rm -f "$tmp"' EXIT
 cd "$here"
-# No VIRTUAL_ENV: only guest/ and the interpreter's own standard library go into the component.
+# No VIRTUAL_ENV: only guest/, ../cpython-common and the interpreter's own standard library go into the component.
 env -u VIRTUAL_ENV "$venv/bin/componentize-py" --quiet -d wit -w python-runner \
-    componentize --python-path guest app -o "$tmp"
+    componentize --python-path guest --python-path ../cpython-common app -o "$tmp"
 mv "$tmp" "$out"

@@ -138,8 +138,8 @@ fn missing_file_names_the_path() {
 
 #[test]
 fn duplicate_ids_are_refused() {
-    let mut registry = Registry::with_builtins(runtime()).unwrap();
-    let (_, wasm) = geode_runtime::BUILTIN_PLUGINS
+    let mut registry = geode_builtins::registry(runtime()).unwrap();
+    let (_, wasm) = geode_builtins::PLUGINS
         .iter()
         .find(|(n, _)| *n == "guess-the-number")
         .unwrap();

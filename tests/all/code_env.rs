@@ -2,7 +2,7 @@
 //! 1.0 only when every selected test passes), per-test verdicts, configurable dataset files,
 //! and `tool:python` with a timeout that really applies.
 
-use geode_runtime::gem::{TERMINAL_STATE, Verdict};
+use geode_builtins::gem::{TERMINAL_STATE, Verdict};
 use geode_runtime::wrappers::ToolRewards;
 use geode_runtime::{Env, Limits, MakeOptions, StepOutput, WrapperSpec};
 use geode_tests::registry;
@@ -427,7 +427,7 @@ fn the_python_tool_wraps_an_env() {
 
 #[test]
 fn a_thousand_code_envs_share_one_dataset() {
-    use geode_runtime::gem::CodeEnv;
+    use geode_builtins::gem::CodeEnv;
     use std::sync::Arc;
     let dir = std::env::temp_dir().join(format!("geode-code-shared-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-const SAMPLE: &str = include_str!("../../host/runtime/src/gem/data/code_sample.jsonl");
+const SAMPLE: &str = include_str!("../../host/builtins/src/gem/data/code_sample.jsonl");
 const CORRECT: &str = include_str!("../data/code_recall/correct.jsonl");
 const WRONG: &str = include_str!("../data/code_recall/wrong.jsonl");
 

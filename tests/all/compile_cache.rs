@@ -5,7 +5,7 @@ use geode_runtime::{PluginSource, Registry, Runtime};
 use serde_json::json;
 
 fn wasm() -> &'static [u8] {
-    geode_runtime::BUILTIN_PLUGINS
+    geode_builtins::PLUGINS
         .iter()
         .find(|(n, _)| *n == "guess-the-number")
         .unwrap()

@@ -1,9 +1,9 @@
 //! The conformance suite over every built-in env id, and proof that it catches broken envs.
 
+use geode_builtins::gem::CODE_ENV_IDS;
 use geode_runtime::conformance::{CheckOptions, CheckReport, check_env};
-use geode_runtime::gem::CODE_ENV_IDS;
 use geode_runtime::sandbox::FUEL_PER_SECOND;
-use geode_runtime::{Limits, PluginKind, Registry};
+use geode_runtime::{Limits, PluginKind};
 use geode_tests::{registry, runtime};
 use serde_json::json;
 use std::collections::BTreeSet;
@@ -14,7 +14,7 @@ const KNOWN_FAILURES: &[(&str, &str, &str)] = &[];
 
 /// Every built-in env id: the plugins' and the code envs the host provides.
 fn builtin_env_ids() -> Vec<String> {
-    let builtins = Registry::with_builtins(runtime()).expect("built-in plugins load");
+    let builtins = geode_builtins::registry(runtime()).expect("built-in plugins load");
     builtins
         .ids_of(PluginKind::Env)
         .map(str::to_owned)

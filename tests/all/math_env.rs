@@ -2,7 +2,7 @@
 //! GEM's step rules, the episode walk (eval ids unshuffled), snapshots, the shipped samples and
 //! the user's own dataset files.
 
-use geode_runtime::math::{MATH_IDS, MATH_IDS_NOT_PROVIDED};
+use geode_builtins::math::{MATH_IDS, MATH_IDS_NOT_PROVIDED};
 use geode_runtime::wrappers::ToolRewards;
 use geode_runtime::{Env, MakeOptions, PluginKind, WrapperSpec};
 use geode_tests::registry;
@@ -18,7 +18,7 @@ fn make(id: &str, config: Value) -> Box<dyn Env> {
 /// The shipped rows of sample `name`, read natively: (problem, answer).
 fn sample(name: &str) -> Vec<(String, String)> {
     let path = format!(
-        "{}/../host/runtime/src/math/data/{name}.jsonl",
+        "{}/../host/builtins/src/math/data/{name}.jsonl",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(path)

@@ -4,8 +4,8 @@
 //! At least 99% must agree, and every disagreement is listed below with its reason. Hostile
 //! answers must end within their fuel budget and under 2 s of wall-clock time.
 
+use geode_builtins::math::{Check, GradeStatus, MathGrader, extract_boxed};
 use geode_runtime::Runtime;
-use geode_runtime::math::{Check, GradeStatus, MathGrader, extract_boxed};
 use rayon::prelude::*;
 use serde_json::Value;
 use std::time::Duration;
@@ -33,7 +33,7 @@ fn golden() -> Vec<Value> {
 }
 
 fn grader() -> MathGrader {
-    Runtime::new().unwrap().math_grader().unwrap()
+    geode_builtins::math::grader(&Runtime::new().unwrap()).unwrap()
 }
 
 fn truths(case: &Value) -> Vec<String> {
@@ -202,7 +202,7 @@ fn verdicts_do_not_depend_on_history_or_load() {
 #[test]
 fn budget_is_a_fuel_count() {
     let grader = grader();
-    let tight = grader.with_limits(geode_runtime::math::GradeLimits {
+    let tight = grader.with_limits(geode_builtins::math::GradeLimits {
         fuel: 1_000_000,
         ..grader.limits().clone()
     });

@@ -2,7 +2,7 @@
 //! built-in component and its sample datasets: GEM's prompt, exact-match grading of tagged and
 //! boxed answers, the episode walk over a dataset, seeding, snapshots, and user dataset files.
 
-use geode_runtime::{Env, Error, Registry, Runtime, StepOutput};
+use geode_runtime::{Env, Error, Runtime, StepOutput};
 use geode_tests::registry;
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -200,7 +200,7 @@ fn a_dataset_file_from_a_data_directory_with_other_keys() {
     std::fs::write(dir.join("trivia/mine.jsonl"), text).unwrap();
     let runtime = Runtime::new().unwrap();
     runtime.datasets().add_root(&dir).unwrap();
-    let registry = Registry::with_builtins(runtime).unwrap();
+    let registry = geode_builtins::registry(runtime).unwrap();
     let config = json!({"dataset": "trivia/mine.jsonl", "question_key": "q", "answer_key": "gold"});
     let mut env = registry.make("qa:NaturalQuestions", &config).unwrap();
     for _ in 0..2 {
@@ -261,7 +261,7 @@ fn a_dataset_file_at_an_absolute_path_needs_no_data_directory() {
         format!("{}\n", json!({"q": "Largest planet?", "gold": ["Jupiter"]})),
     )
     .unwrap();
-    let registry = Registry::with_builtins(Runtime::new().unwrap()).unwrap();
+    let registry = geode_builtins::registry(Runtime::new().unwrap()).unwrap();
     let config =
         json!({"dataset": path.display().to_string(), "question_key": "q", "answer_key": "gold"});
     let mut env = registry.make("qa:NaturalQuestions", &config).unwrap();
@@ -282,7 +282,7 @@ fn a_dataset_file_at_an_absolute_path_needs_no_data_directory() {
 
 #[test]
 fn no_data_directory_is_a_clear_error() {
-    let registry = Registry::with_builtins(Runtime::new().unwrap()).unwrap();
+    let registry = geode_builtins::registry(Runtime::new().unwrap()).unwrap();
     let err = registry
         .make("qa:HotpotQA", json!({"dataset": "hotpot/train.parquet"}))
         .unwrap_err();

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 GEM_IDS = json.loads((Path(__file__).with_name("gem_ids.json")).read_text())
-# Math ids geode does not provide, with the reason (host/runtime/src/math/ids.rs).
+# Math ids geode does not provide, with the reason (host/builtins/src/math/ids.rs).
 NOT_PROVIDED_MATH = {"math:Geometry3K"}  # its problems are diagrams; observations are text
 
 

@@ -15,11 +15,16 @@ pub fn poison_wasm() -> PathBuf {
     PathBuf::from(env!("GEODE_TEST_PLUGIN_POISON"))
 }
 
-/// One runtime shared by all tests of a binary (as a trainer would share it).
+/// One runtime shared by all tests of a binary (as a trainer would share it), with geode's
+/// Python runner for the code sandbox.
 pub fn runtime() -> Runtime {
     static RUNTIME: OnceLock<Runtime> = OnceLock::new();
     RUNTIME
-        .get_or_init(|| Runtime::new().expect("runtime starts"))
+        .get_or_init(|| {
+            let runtime = Runtime::new().expect("runtime starts");
+            geode_builtins::install(&runtime);
+            runtime
+        })
         .clone()
 }
 
@@ -28,7 +33,7 @@ pub fn registry() -> Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY
         .get_or_init(|| {
-            let mut registry = Registry::with_builtins(runtime()).expect("built-in plugins load");
+            let mut registry = geode_builtins::registry(runtime()).expect("built-in plugins load");
             let wasm = std::fs::read(hostile_wasm()).expect("hostile plugin was built");
             registry
                 .add_bytes(PluginSource::File(hostile_wasm()), &wasm)

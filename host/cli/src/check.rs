@@ -103,9 +103,12 @@ fn is_plugin_file(target: &str) -> bool {
     target.ends_with(".wasm") || Path::new(target).is_file()
 }
 
-/// `file` loaded alone, with every env id it provides.
+/// `file` loaded alone (with geode's Python runner for its `sandbox` import), with every env
+/// id it provides.
 fn plugin_file(file: &Path) -> Result<(Registry, Vec<String>)> {
-    let mut registry = Registry::empty(Runtime::new()?);
+    let runtime = Runtime::new()?;
+    geode_builtins::install(&runtime);
+    let mut registry = Registry::empty(runtime);
     registry.add_file(file)?;
     let ids: Vec<String> = registry
         .ids_of(PluginKind::Env)

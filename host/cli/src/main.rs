@@ -63,7 +63,7 @@ fn registry(sources: &Sources) -> Result<Registry> {
     for dir in &sources.data_dirs {
         runtime.datasets().add_root(dir)?;
     }
-    let mut registry = Registry::standard(runtime)?;
+    let mut registry = geode_builtins::standard(runtime)?;
     for path in &sources.plugins {
         if path.is_dir() {
             registry.add_dir(path)?;

@@ -3,7 +3,7 @@
 
 use crate::errors::{IntoPyResult, invalid_argument};
 use crate::registry::current;
-use geode_runtime::math::{Check, GradeLimits, GradeStatus};
+use geode_builtins::math::{Check, GradeLimits, GradeStatus};
 use pyo3::prelude::*;
 
 /// What one call returns to Python: (formatted, correct, extracted answer, status, fuel used).
@@ -25,7 +25,7 @@ pub fn grade_math(
     let check = Check::from_name(check)
         .ok_or_else(|| invalid_argument(py, format!("unknown grading check `{check}`")))?;
     py.detach(|| {
-        let mut grader = current()?.runtime().math_grader()?;
+        let mut grader = geode_builtins::math::grader(current()?.runtime())?;
         if let Some(fuel) = fuel {
             grader = grader.with_limits(GradeLimits {
                 fuel,

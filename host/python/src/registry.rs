@@ -27,7 +27,7 @@ pub fn current() -> Result<Arc<Registry>, Error> {
     }
     let runtime =
         Runtime::new().map_err(|e| Error::Internal(format!("starting wasmtime: {e:#}")))?;
-    let registry = Arc::new(Registry::standard(runtime)?);
+    let registry = Arc::new(geode_builtins::standard(runtime)?);
     *slot = Some(registry.clone());
     Ok(registry)
 }

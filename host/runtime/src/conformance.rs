@@ -10,8 +10,9 @@
 //! use geode_runtime::conformance::{CheckOptions, check_env};
 //! use geode_runtime::{Registry, Runtime};
 //!
-//! let registry = Registry::with_builtins(Runtime::new()?)?;
-//! let report = check_env(&registry, "game:GuessTheNumber-v0-hard", &CheckOptions::default());
+//! let mut registry = Registry::empty(Runtime::new()?);
+//! registry.add_file(std::path::Path::new("my_env.wasm"))?;
+//! let report = check_env(&registry, "my:Env-v0", &CheckOptions::default());
 //! print!("{report}");
 //! assert!(report.passed());
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -52,7 +52,7 @@ pub fn classify(
             limit_bytes: limits.max_memory_bytes,
         },
         _ => {
-            let message = panic_message(&state.stderr.tail()).unwrap_or_else(|| error.to_string());
+            let message = panic_message(&state.stderr.text()).unwrap_or_else(|| error.to_string());
             Error::GuestTrap { env, call, message }
         }
     }

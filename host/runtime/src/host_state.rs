@@ -7,7 +7,9 @@ use crate::bindings::wrapper_world::geode::env::inner;
 use crate::dataset::Datasets;
 use crate::env::Env;
 use crate::limits::{Limits, StoreLimiter};
-use crate::wasi_virtual::{CapturePipe, SeededRandom, VirtualClock, sealed_wasi};
+use crate::wasi_virtual::{
+    CapturePipe, HasVirtualClock, Overflow, SeededRandom, VirtualClock, sealed_wasi,
+};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
@@ -49,9 +51,9 @@ impl GuestState {
     /// A state that grants nothing: no files, no network, no environment, no arguments.
     pub fn new(label: &str, limits: &Limits, entropy: u64, datasets: Datasets) -> Self {
         let random = SeededRandom::new(entropy);
-        let clock = VirtualClock::default();
-        let stderr = CapturePipe::new(STDERR_TAIL_BYTES);
-        let stdout = CapturePipe::new(STDERR_TAIL_BYTES);
+        let clock = VirtualClock::new();
+        let stderr = CapturePipe::new(STDERR_TAIL_BYTES, Overflow::KeepTail);
+        let stdout = CapturePipe::new(STDERR_TAIL_BYTES, Overflow::KeepTail);
         let wasi = sealed_wasi(stdout, stderr.clone(), random.clone(), 0, clock.clone()).build();
         let mut table = ResourceTable::new();
         table.set_max_capacity(limits.max_resource_handles);
@@ -77,6 +79,12 @@ impl GuestState {
     pub fn reseed(&mut self, seed: u64) {
         self.random.reseed(seed);
         self.clock.rewind();
+    }
+}
+
+impl HasVirtualClock for GuestState {
+    fn virtual_clock(&self) -> &VirtualClock {
+        &self.clock
     }
 }
 
@@ -181,19 +189,5 @@ impl inner::Host for GuestState {
             Ok(action) => Ok(action),
             Err(error) => Err(self.inner_failed(error)),
         }
-    }
-}
-
-impl GuestState {
-    /// A `wasi:clocks` subscription for `nanos` from now: guest time jumps forward and the
-    /// pollable is ready at once, so sleeping costs no wall-clock time and cannot outlast a
-    /// deadline (an epoch deadline cannot interrupt a guest blocked in a host call).
-    pub fn virtual_sleep(
-        &mut self,
-        nanos: u64,
-    ) -> wasmtime::Result<wasmtime::component::Resource<wasmtime_wasi::p2::DynPollable>> {
-        self.clock.advance(nanos);
-        let sleep = self.table.push(crate::wasi_virtual::VirtualSleep)?;
-        wasmtime_wasi::p2::subscribe(&mut self.table, sleep)
     }
 }

@@ -4,11 +4,17 @@
 //! components (the `geode:env@0.1.0` contract in `wit/`), runs each in its own sandboxed
 //! instance under fuel, memory and deadline limits, and exposes GEM's env API to Rust.
 //!
+//! This crate holds the mechanisms only and compiles no guest: it loads the plugins it is
+//! given. geode's own content (the plugins in `plugins/`, the CPython components, GEM's code
+//! and math envs) is the `geode-builtins` crate, whose `geode_builtins::standard(runtime)`
+//! returns the registry the CLI and Python use.
+//!
 //! ```no_run
 //! use geode_runtime::{Env, Registry, Runtime};
 //!
-//! let registry = Registry::standard(Runtime::new()?)?;
-//! let mut env = registry.make("game:GuessTheNumber-v0-hard", &serde_json::json!({}))?;
+//! let mut registry = Registry::empty(Runtime::new()?);
+//! registry.add_file(std::path::Path::new("my_env.wasm"))?;
+//! let mut env = registry.make("my:Env-v0", &serde_json::json!({}))?;
 //! let first = env.reset(Some(42))?;
 //! println!("{}", first.observation);
 //! let step = env.step("\\boxed{25}")?;
@@ -27,12 +33,9 @@ mod dataset;
 mod engine;
 mod env;
 mod error;
-pub mod gem;
 mod guard;
-mod guest_output;
 mod host_state;
 mod limits;
-pub mod math;
 mod options;
 mod plugin;
 mod provider;
@@ -58,7 +61,7 @@ pub use limits::Limits;
 pub use options::MakeOptions;
 pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use provider::{Entry, NativeProvider, Provider};
-pub use registry::{BUILTIN_PLUGINS, DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
+pub use registry::{DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec, auto_group_size};
 pub use unit::MemberEnv;

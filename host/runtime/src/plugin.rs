@@ -87,6 +87,17 @@ pub struct EnvSpec {
     pub description: String,
 }
 
+impl EnvSpec {
+    /// The spec of `id` with `default_config` (a JSON object; anything else counts as `{}`).
+    pub fn new(id: &str, description: &str, default_config: &Value) -> Self {
+        EnvSpec {
+            id: id.to_owned(),
+            default_config: default_config.as_object().cloned().unwrap_or_default(),
+            description: description.to_owned(),
+        }
+    }
+}
+
 /// The pre-instantiated template of a plugin, by kind.
 pub(crate) enum Template {
     Env(EnvPluginPre<GuestState>),

@@ -18,23 +18,37 @@ pub trait NativeProvider: Send + Sync {
     /// Every id it provides, with its kind (env or tool).
     fn specs(&self) -> Vec<(PluginKind, EnvSpec)>;
 
-    /// Makes env `id` (one of its env ids) with `overrides` merged over its defaults.
+    /// Makes env `id` (one of its env ids) with `overrides` merged over its defaults. The
+    /// default refuses: a provider of tools only need not implement it.
     fn make_env(
         &self,
         runtime: &Runtime,
         id: &str,
         overrides: &Value,
         limits: &Limits,
-    ) -> Result<Box<dyn Env>>;
+    ) -> Result<Box<dyn Env>> {
+        let _ = (runtime, overrides, limits);
+        Err(Error::Internal(format!(
+            "{} has no env `{id}`",
+            self.name()
+        )))
+    }
 
-    /// Makes tool `id` (one of its tool ids) with `overrides` merged over its defaults.
+    /// Makes tool `id` (one of its tool ids) with `overrides` merged over its defaults. The
+    /// default refuses: a provider of envs only need not implement it.
     fn make_tool(
         &self,
         runtime: &Runtime,
         id: &str,
         overrides: &Value,
         limits: &Limits,
-    ) -> Result<Box<dyn Tool>>;
+    ) -> Result<Box<dyn Tool>> {
+        let _ = (runtime, overrides, limits);
+        Err(Error::Internal(format!(
+            "{} has no tool `{id}`",
+            self.name()
+        )))
+    }
 }
 
 /// What provides one registered id.

@@ -17,8 +17,6 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
-
 /// The environment variable listing extra plugin directories or files (`:`-separated).
 pub const PLUGIN_PATH_VAR: &str = "GEODE_PLUGIN_PATH";
 /// The environment variable listing data directories (`:`-separated): dataset files named by an
@@ -55,41 +53,25 @@ impl Registry {
         }
     }
 
-    /// The built-in plugins plus everything on `GEODE_PLUGIN_PATH`, with the data directories
-    /// of `GEODE_DATA_PATH`.
-    pub fn standard(runtime: Runtime) -> Result<Self> {
+    /// Adds the data directories of `GEODE_DATA_PATH` to the runtime and loads every plugin
+    /// file or directory on `GEODE_PLUGIN_PATH` (`geode_builtins::standard` calls this after
+    /// loading the built-ins).
+    pub fn add_from_env(&mut self) -> Result<()> {
         if let Some(paths) = std::env::var_os(DATA_PATH_VAR) {
             for dir in std::env::split_paths(&paths).filter(|p| !p.as_os_str().is_empty()) {
-                runtime.datasets().add_root(&dir)?;
+                self.runtime.datasets().add_root(&dir)?;
             }
         }
-        let mut registry = Self::with_builtins(runtime)?;
         if let Some(paths) = std::env::var_os(PLUGIN_PATH_VAR) {
             for path in std::env::split_paths(&paths) {
                 if path.is_dir() {
-                    registry.add_dir(&path)?;
+                    self.add_dir(&path)?;
                 } else if path.exists() {
-                    registry.add_file(&path)?;
+                    self.add_file(&path)?;
                 }
             }
         }
-        Ok(registry)
-    }
-
-    /// The plugins compiled into geode from `plugins/`, with the datasets they read (a dataset
-    /// of the same name already loaded on `runtime` is kept), and the host's own ids (the code
-    /// envs and `tool:python`).
-    pub fn with_builtins(runtime: Runtime) -> Result<Self> {
-        for (name, source, rows) in BUILTIN_DATASETS {
-            runtime.datasets().insert_jsonl(name, source, rows)?;
-        }
-        let mut registry = Self::empty(runtime);
-        for (name, wasm) in BUILTIN_PLUGINS {
-            registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
-        }
-        registry.add_native(Arc::new(crate::gem::GemProvider))?;
-        registry.add_native(Arc::new(crate::math::MathProvider))?;
-        Ok(registry)
+        Ok(())
     }
 
     /// Loads a plugin from component bytes and registers its ids.

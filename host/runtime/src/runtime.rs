@@ -6,7 +6,11 @@ use crate::cache::{CompileCache, default_cache_dir};
 use crate::dataset::Datasets;
 use crate::engine::{EngineSettings, build_engine, start_epoch_ticker};
 use crate::host_state::GuestState;
+use std::any::{Any, TypeId};
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::Mutex;
 use wasmtime::Engine;
 use wasmtime::component::{HasSelf, Linker};
 
@@ -22,7 +26,7 @@ struct RuntimeInner {
     cache: CompileCache,
     datasets: Datasets,
     sandbox: crate::sandbox::SharedSandbox,
-    math: crate::math::SharedGrader,
+    extensions: Extensions,
     _ticker: Arc<std::thread::JoinHandle<()>>,
 }
 
@@ -53,11 +57,13 @@ impl Runtime {
             GuestState,
             HasSelf<GuestState>,
         >(&mut linker, |state| state)?;
-        virtualize_sleep(&mut linker)?;
+        // Sleeps move the guest's virtual clock instead of blocking.
+        linker.allow_shadowing(true);
+        crate::wasi_virtual::shadow_monotonic_clock(&mut linker)?;
+        linker.allow_shadowing(false);
         add_members_import(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
         let sandbox = crate::sandbox::SharedSandbox::new(&engine, &cache);
-        let math = crate::math::SharedGrader::new(&engine, &cache);
         Ok(Runtime {
             inner: Arc::new(RuntimeInner {
                 engine,
@@ -65,7 +71,7 @@ impl Runtime {
                 cache,
                 datasets: Datasets::default(),
                 sandbox,
-                math,
+                extensions: Extensions::default(),
                 _ticker: ticker,
             }),
         })
@@ -91,7 +97,8 @@ impl Runtime {
         &self.inner.cache
     }
 
-    /// The code sandbox (loaded on first use), or why it cannot run on this build.
+    /// The code sandbox (loaded on first use), or why it cannot run (no runner was given, or
+    /// it does not load).
     pub fn sandbox(&self) -> crate::Result<crate::sandbox::Sandbox> {
         self.inner
             .sandbox
@@ -99,12 +106,32 @@ impl Runtime {
             .map_err(crate::sandbox::sandbox_unavailable)
     }
 
-    /// The math grader (loaded on first use), or why it cannot run on this build.
-    pub fn math_grader(&self) -> crate::Result<crate::math::MathGrader> {
-        self.inner
-            .math
-            .get()
-            .map_err(crate::math::grader_unavailable)
+    /// Gives the code sandbox its Python runner component (`plugins/python-runner`, which
+    /// `geode_builtins::install` provides), or the reason there is none (`Err`, reported when
+    /// code is run). Until then the sandbox is unavailable. The first call wins: returns false
+    /// when a runner was already given.
+    pub fn set_python_runner(&self, runner: Result<Cow<'static, [u8]>, String>) -> bool {
+        self.inner.sandbox.provide(runner)
+    }
+
+    /// The runtime's shared value of type `T`, made by `init` the first time it is asked for:
+    /// where a crate that adds native providers keeps per-runtime state (`geode-builtins`
+    /// keeps its math grader here). `T` must not hold this runtime (that would be a cycle).
+    pub fn extension<T: Any + Send + Sync>(&self, init: impl FnOnce(&Runtime) -> T) -> Arc<T> {
+        let key = TypeId::of::<T>();
+        let found = self.inner.extensions.lock().get(&key).cloned();
+        let value = match found {
+            Some(value) => value,
+            // Made outside the lock, so `init` may ask for other extensions.
+            None => {
+                let made: Arc<dyn Any + Send + Sync> = Arc::new(init(self));
+                let mut map = self.inner.extensions.lock();
+                map.entry(key).or_insert(made).clone()
+            }
+        };
+        value
+            .downcast()
+            .expect("extensions are keyed by their type")
     }
 
     /// The shared handle guests' `sandbox` import runs on.
@@ -131,22 +158,14 @@ fn add_members_import(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The `wasi:clocks/monotonic-clock` version wasmtime-wasi provides (guests importing any
-/// 0.2.x resolve to it).
-const MONOTONIC_CLOCK: &str = "wasi:clocks/monotonic-clock@0.2.12";
+/// Per-runtime values by type (see [`Runtime::extension`]).
+#[derive(Default)]
+struct Extensions(Mutex<HashMap<TypeId, Arc<dyn Any + Send + Sync>>>);
 
-/// Replaces WASI's real-time sleeps with virtual ones (see [`GuestState::virtual_sleep`]).
-fn virtualize_sleep(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
-    linker.allow_shadowing(true);
-    let mut clock = linker.instance(MONOTONIC_CLOCK)?;
-    clock.func_wrap("subscribe-duration", |mut store, (nanos,): (u64,)| {
-        Ok((store.data_mut().virtual_sleep(nanos)?,))
-    })?;
-    clock.func_wrap("subscribe-instant", |mut store, (when,): (u64,)| {
-        let state: &mut GuestState = store.data_mut();
-        let now = state.clock.peek();
-        Ok((state.virtual_sleep(when.saturating_sub(now))?,))
-    })?;
-    linker.allow_shadowing(false);
-    Ok(())
+impl Extensions {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<TypeId, Arc<dyn Any + Send + Sync>>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }

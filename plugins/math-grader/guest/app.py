@@ -9,47 +9,17 @@ import lazily. The host runs each call in a fresh instance of that snapshot, so 
 starts from the same state (caches, random generators) and a verdict never depends on history.
 """
 
-import importlib
-import pkgutil
 import sys
 import types
 
+import geode_preload
 import wit_world
 
 # Parts of the standard library and of the grading libraries nothing here needs.
-SKIPPED = frozenset(
-    {
-        "__hello__", "__phello__", "_pyrepl", "antigravity", "ensurepip", "idlelib",
-        "lib2to3", "pydoc_data", "test", "tests", "this", "tkinter", "turtle", "turtledemo",
-        "venv", "benchmarks", "autolev", "testing", "conftest",
-    }
-)
+SKIPPED = geode_preload.STDLIB_SKIPPED | {"benchmarks", "autolev", "testing", "conftest"}
 GRADING_LIBRARIES = (
     "mpmath", "sympy", "antlr4", "latex2sympy2_extended", "pylatexenc", "math_verify",
 )
-
-
-def _skipped(name):
-    parts = name.split(".")
-    return any(part in SKIPPED for part in parts) or parts[-1] == "__main__"
-
-
-def _load_tree(name):
-    """Imports `name` and every submodule of it that imports; failures leave a module out."""
-    try:
-        module = importlib.import_module(name)
-    except BaseException:  # noqa: BLE001 - a module WASI cannot provide is simply absent
-        return
-    path = getattr(module, "__path__", None)
-    if path is None:
-        return
-    for info in pkgutil.walk_packages(path, name + ".", onerror=lambda _name: None):
-        if _skipped(info.name):
-            continue
-        try:
-            importlib.import_module(info.name)
-        except BaseException:  # noqa: BLE001
-            pass
 
 
 def _ctypes_stand_in():
@@ -67,13 +37,11 @@ def _ctypes_stand_in():
     return module
 
 
-for _name in sorted(sys.stdlib_module_names):
-    if not _skipped(_name):
-        _load_tree(_name)
+geode_preload.load_standard_library(SKIPPED)
 if "ctypes" not in sys.modules:
     sys.modules["ctypes"] = _ctypes_stand_in()
 for _name in GRADING_LIBRARIES:
-    _load_tree(_name)
+    geode_preload.load_tree(_name, SKIPPED)
 
 import geode_math  # noqa: E402 - loaded after the libraries it uses
 from warm_up import WARM_UP  # noqa: E402

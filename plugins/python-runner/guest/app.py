@@ -11,71 +11,17 @@ and decides how `sys.exit` and uncaught exceptions are reported; it restricts no
 
 import builtins
 import gc
-import importlib
 import io
-import pkgutil
 import sys
 import traceback
 import types
 
+import geode_preload
 import wit_world
 
-# Standard-library modules (and package subtrees) left out of the component: developer tools,
-# GUIs and test suites no program needs, and modules that print or open a browser on import.
-# Everything else that imports under WASI is loaded below.
-SKIPPED = frozenset(
-    {
-        "__hello__",
-        "__phello__",
-        "_pyrepl",
-        "antigravity",
-        "ensurepip",
-        "idlelib",
-        "lib2to3",
-        "pydoc_data",
-        "test",
-        "tests",
-        "this",
-        "tkinter",
-        "turtle",
-        "turtledemo",
-        "venv",
-    }
-)
-
-
-def _skipped(name):
-    parts = name.split(".")
-    return any(part in SKIPPED for part in parts) or parts[-1] == "__main__"
-
-
-def _load_standard_library():
-    """Imports every standard-library module and submodule that imports under WASI.
-
-    componentize-py snapshots the interpreter after this module is loaded, and the standard
-    library's files are only reachable during that build: a module not imported now does not
-    exist at run time. Modules whose C part WASI lacks (ctypes, _multiprocessing, ssl, ...) fail
-    here and are absent at run time, as they would be on a machine without them."""
-    for name in sorted(sys.stdlib_module_names):
-        if _skipped(name):
-            continue
-        try:
-            module = importlib.import_module(name)
-        except BaseException:  # noqa: BLE001 - a module WASI cannot provide is simply absent
-            continue
-        path = getattr(module, "__path__", None)
-        if path is None:
-            continue
-        for info in pkgutil.walk_packages(path, name + ".", onerror=lambda _name: None):
-            if _skipped(info.name):
-                continue
-            try:
-                importlib.import_module(info.name)
-            except BaseException:  # noqa: BLE001
-                pass
-
-
-_load_standard_library()
+# Make the standard library exist in the component: every module and submodule that imports
+# under WASI but the developer tools, GUIs and test suites `geode_preload` leaves out.
+geode_preload.load_standard_library(geode_preload.STDLIB_SKIPPED)
 
 import concurrent.futures  # noqa: E402 - loaded above; bound here
 import random  # noqa: E402

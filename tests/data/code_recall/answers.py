@@ -1,5 +1,5 @@
 """The recall set of the code envs: answers to the problems of the shipped code sample
-(host/runtime/src/gem/data/code_sample.jsonl), written the way LLMs write them.
+(host/builtins/src/gem/data/code_sample.jsonl), written the way LLMs write them.
 
 `CORRECT` answers must get reward 1.0; `WRONG` ones (wrong, slow, hostile) must get 0.0, or -0.1
 when they have no code block. `python3 answers.py` checks every correct answer with the local
@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SAMPLE = HERE.parent.parent.parent / "host/runtime/src/gem/data/code_sample.jsonl"
+SAMPLE = HERE.parent.parent.parent / "host/builtins/src/gem/data/code_sample.jsonl"
 
 
 def answer(code, lang="python", before="Here is my solution.", after="This runs in linear time."):

@@ -5,13 +5,19 @@
 //! library that works under WASI is there; modules that reach outside fail when used.
 //!
 //! This module is the service only; what uses it (the code envs, `tool:python`) is in
-//! [`crate::gem`], and plugins reach it through the contract's `sandbox` import.
+//! `geode-builtins` (`geode_builtins::gem`), and plugins reach it through the contract's
+//! `sandbox` import. The runner component comes from the caller
+//! ([`Runtime::set_python_runner`](crate::Runtime::set_python_runner)).
+//! [`ComponentService`] is the fresh-instance machinery, shared with other components run the
+//! same way (the math grader).
 //!
 //! ```no_run
 //! use geode_runtime::sandbox::{RunRequest, RunStatus};
 //! use geode_runtime::Runtime;
 //!
 //! let runtime = Runtime::new()?;
+//! let runner = std::fs::read("target/python-runner/python_runner.wasm")?;
+//! runtime.set_python_runner(Ok(runner.into()));
 //! let sandbox = runtime.sandbox()?;
 //! let outcome = sandbox.run(&RunRequest::python("print(sum(map(int, input().split())))", "2 3\n"));
 //! assert_eq!(outcome.status, RunStatus::Ok);
@@ -20,26 +26,21 @@
 //! ```
 
 mod bindings;
-mod capture;
-mod clock;
-mod component;
 mod reaper;
 mod request;
 mod runner;
+mod service;
 mod shared;
 mod state;
 mod stop;
 mod wit_convert;
 
-pub use capture::OutputLimitExceeded;
-pub(crate) use clock::shadow_monotonic_clock;
-pub use component::embedded as embedded_python_runner;
-pub(crate) use reaper::Reaper;
+pub use crate::wasi_virtual::OutputLimitExceeded;
 pub use request::{FUEL_PER_SECOND, RunOutcome, RunRequest, RunStatus, SandboxLimits};
 pub use runner::{Footprint, Sandbox};
+pub use service::{ComponentService, Finished};
 pub(crate) use shared::SharedSandbox;
-pub(crate) use state::RunState;
-pub(crate) use stop::arm;
+pub use state::RunState;
 pub use stop::{CHECK_INTERVAL, StopSignal};
 
 /// The error for a runtime whose sandbox cannot run.

@@ -2,17 +2,16 @@
 //! fuel, wall-clock, memory and output limits.
 
 use super::bindings::{PythonRunner, PythonRunnerPre, RunResult};
-use super::clock::{SleptPastDeadline, shadow_monotonic_clock};
-use super::reaper::Reaper;
 use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
+use super::service::{ComponentService, Finished};
 use super::state::RunState;
-use super::stop::{Interrupted, StopSignal, arm};
+use super::stop::{Interrupted, StopSignal};
 use crate::cache::CompileCache;
+use crate::wasi_virtual::SleptPastDeadline;
 use rayon::prelude::*;
 use std::sync::Arc;
 use std::time::Instant;
-use wasmtime::component::Linker;
-use wasmtime::{Engine, Store, Trap};
+use wasmtime::{Engine, Trap};
 
 /// A code sandbox. Cheap to clone; share it across threads: every run gets its own store and
 /// instance, built from a pre-instantiated template over a copy-on-write memory image.
@@ -22,12 +21,10 @@ pub struct Sandbox {
 }
 
 struct SandboxInner {
-    engine: Engine,
-    pre: PythonRunnerPre<RunState>,
+    /// The runner's fresh instances (shared by every clone and variant).
+    service: ComponentService<PythonRunnerPre<RunState>>,
     defaults: SandboxLimits,
     ceiling: SandboxLimits,
-    /// Drops finished stores off the caller's path (shared by every clone and variant).
-    reaper: Arc<Reaper<Store<RunState>>>,
 }
 
 impl std::fmt::Debug for Sandbox {
@@ -44,19 +41,12 @@ impl Sandbox {
     /// The engine needs fuel and epoch interruption enabled and an epoch ticker running, as the
     /// runtime's engine has.
     pub fn new(engine: &Engine, cache: &CompileCache, wasm: &[u8]) -> wasmtime::Result<Self> {
-        let component = cache.load(engine, wasm)?;
-        let mut linker: Linker<RunState> = Linker::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-        linker.allow_shadowing(true);
-        shadow_monotonic_clock(&mut linker)?;
-        let pre = PythonRunnerPre::new(linker.instantiate_pre(&component)?)?;
+        let service = ComponentService::load(engine, cache, wasm, PythonRunnerPre::new)?;
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
-                engine: engine.clone(),
-                pre,
+                service,
                 defaults: SandboxLimits::default_run(),
                 ceiling: SandboxLimits::ceiling(),
-                reaper: Arc::new(Reaper::new()),
             }),
         })
     }
@@ -70,11 +60,9 @@ impl Sandbox {
     pub fn with_limits(&self, defaults: SandboxLimits, ceiling: SandboxLimits) -> Self {
         Sandbox {
             inner: Arc::new(SandboxInner {
-                engine: self.inner.engine.clone(),
-                pre: self.inner.pre.clone(),
+                service: self.inner.service.clone(),
                 defaults,
                 ceiling,
-                reaper: self.inner.reaper.clone(),
             }),
         }
     }
@@ -117,43 +105,39 @@ impl Sandbox {
         if stop.is_stopped() || limits.timeout.is_zero() {
             return stopped_before_start(stop, &limits);
         }
-        let _active = self.inner.reaper.enter();
-        let mut store = Store::new(
-            &self.inner.engine,
-            RunState::new(&request.stdin, &limits, request.seed),
-        );
-        store.limiter(|state| &mut state.limiter);
-        let budget = limits.fuel.unwrap_or(u64::MAX);
-        store
-            .set_fuel(budget)
-            .expect("fuel is enabled on the engine");
-        arm(&mut store, limits.timeout, stop.clone());
-        let result = self
-            .inner
-            .pre
-            .instantiate(&mut store)
-            .and_then(|runner: PythonRunner| runner.call_run(&mut store, &request.code));
-        let fuel_used = budget - store.get_fuel().unwrap_or(0);
-        let state = store.data();
-        let (status, exit_code, note) = classify(result, state, &limits, budget_bound);
-        let mut stderr = state.stderr.text();
-        if let Some(note) = note {
-            if !stderr.is_empty() && !stderr.ends_with('\n') {
-                stderr.push('\n');
-            }
-            stderr.push_str(&note);
-        }
-        let outcome = RunOutcome {
-            status,
-            exit_code,
-            stdout: state.stdout.text(),
-            stderr,
-            fuel_used,
-            elapsed: started.elapsed(),
-            stopped: state.interrupted == Some(Interrupted::Stopped),
+        let run = |pre: &PythonRunnerPre<RunState>, store: &mut _| {
+            let runner: PythonRunner = pre.instantiate(&mut *store)?;
+            runner.call_run(store, &request.code)
         };
-        self.inner.reaper.dispose(store);
-        outcome
+        let finish = |done: Finished<'_, RunResult>| {
+            let state = done.state;
+            let (status, exit_code, note) = classify(done.result, state, &limits, budget_bound);
+            let mut stderr = state.stderr();
+            if let Some(note) = note {
+                if !stderr.is_empty() && !stderr.ends_with('\n') {
+                    stderr.push('\n');
+                }
+                stderr.push_str(&note);
+            }
+            RunOutcome {
+                status,
+                exit_code,
+                stdout: state.stdout(),
+                stderr,
+                fuel_used: done.fuel_used,
+                elapsed: started.elapsed(),
+                stopped: state.stopped(),
+            }
+        };
+        let service = &self.inner.service;
+        service.call(
+            &request.stdin,
+            &limits,
+            request.seed,
+            stop.clone(),
+            run,
+            finish,
+        )
     }
 
     /// Measures what one instance costs: instantiates `instances` fresh instances (kept alive
@@ -165,17 +149,15 @@ impl Sandbox {
         let mut stores = Vec::with_capacity(instances);
         let mut times = Vec::with_capacity(instances);
         for _ in 0..instances {
-            let mut store = Store::new(
-                &self.inner.engine,
-                RunState::new(&request.stdin, &limits, request.seed),
-            );
-            store.limiter(|state| &mut state.limiter);
-            store
-                .set_fuel(u64::MAX)
-                .expect("fuel is enabled on the engine");
-            arm(&mut store, limits.timeout, StopSignal::new());
+            let unlimited = SandboxLimits {
+                fuel: None,
+                ..limits.clone()
+            };
+            let service = &self.inner.service;
+            let mut store =
+                service.store(&request.stdin, &unlimited, request.seed, StopSignal::new());
             let started = Instant::now();
-            let Ok(runner) = self.inner.pre.instantiate(&mut store) else {
+            let Ok(runner) = service.template().instantiate(&mut store) else {
                 break;
             };
             times.push(started.elapsed());
@@ -273,9 +255,7 @@ fn classify(
             Some("MemoryError") => (RunStatus::Memory, done.exit_code, None),
             Some(_) => (RunStatus::RuntimeError, done.exit_code, None),
         },
-        Err(_) if state.stdout.overflowed() || state.stderr.overflowed() => {
-            (RunStatus::OutputLimit, -1, output_note())
-        }
+        Err(_) if state.output_overflowed() => (RunStatus::OutputLimit, -1, output_note()),
         // `os._exit(n)`: the process ends with that code (unflushed output is lost, as natively).
         Err(error) if error.downcast_ref::<wasmtime_wasi::I32Exit>().is_some() => {
             let code = error
@@ -312,7 +292,7 @@ fn classify(
                     ),
                 }),
             ),
-            _ if state.limiter.memory_denied => (RunStatus::Memory, -1, memory_note()),
+            _ if state.memory_denied() => (RunStatus::Memory, -1, memory_note()),
             Some(Trap::StackOverflow) => (
                 RunStatus::RuntimeError,
                 -1,

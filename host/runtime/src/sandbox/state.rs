@@ -1,12 +1,14 @@
-//! [`RunState`]: what the store of one sandbox run owns. Its WASI context grants nothing but
-//! stdin (an in-memory pipe), capped stdout/stderr, seeded randomness and virtual clocks.
+//! [`RunState`]: what the store of one fresh-instance call owns (a sandbox run, a grading
+//! call). Its WASI context grants nothing but stdin (an in-memory pipe), capped stdout/stderr
+//! that trap at their cap, seeded randomness and a virtual clock that refuses sleeps past the
+//! call's timeout.
 
-use super::capture::CappedPipe;
-use super::clock::{HasSandboxClock, SandboxClock};
 use super::request::SandboxLimits;
 use super::stop::{HasInterrupt, Interrupted};
 use crate::limits::{Limits, StoreLimiter};
-use crate::wasi_virtual::{SeededRandom, sealed_wasi};
+use crate::wasi_virtual::{
+    CapturePipe, HasVirtualClock, Overflow, SeededRandom, VirtualClock, sealed_wasi,
+};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -14,29 +16,38 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 /// Most resource handles (streams, pollables) one run may hold at once.
 const MAX_RESOURCE_HANDLES: usize = 10_000;
 
-/// The per-run store state.
+/// The store state of one call.
 pub struct RunState {
     wasi: WasiCtx,
     table: ResourceTable,
-    clock: SandboxClock,
+    clock: VirtualClock,
     /// The memory cap, and whether a growth was refused.
-    pub limiter: StoreLimiter,
+    pub(crate) limiter: StoreLimiter,
     /// Captured stdout.
-    pub stdout: CappedPipe,
+    pub(crate) stdout: CapturePipe,
     /// Captured stderr.
-    pub stderr: CappedPipe,
+    pub(crate) stderr: CapturePipe,
     /// Why the run was interrupted, if it was.
-    pub interrupted: Option<Interrupted>,
+    pub(crate) interrupted: Option<Interrupted>,
+}
+
+impl std::fmt::Debug for RunState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunState")
+            .field("memory_denied", &self.memory_denied())
+            .field("interrupted", &self.interrupted)
+            .finish_non_exhaustive()
+    }
 }
 
 impl RunState {
     /// A state for one run with `stdin`, under `limits`, with randomness seeded by `seed`.
     pub fn new(stdin: &str, limits: &SandboxLimits, seed: u64) -> Self {
-        let clock = SandboxClock::new(limits.timeout);
+        let clock = VirtualClock::with_sleep_limit(limits.timeout);
         let random = SeededRandom::new(seed);
         let cap = limits.output_bytes as usize;
-        let stdout = CappedPipe::new(cap);
-        let stderr = CappedPipe::new(cap);
+        let stdout = CapturePipe::new(cap, Overflow::Trap);
+        let stderr = CapturePipe::new(cap, Overflow::Trap);
         let wasi = sealed_wasi(
             stdout.clone(),
             stderr.clone(),
@@ -62,6 +73,31 @@ impl RunState {
             interrupted: None,
         }
     }
+
+    /// Whether the memory cap refused a growth.
+    pub fn memory_denied(&self) -> bool {
+        self.limiter.memory_denied
+    }
+
+    /// What the call wrote to stdout (at most the cap).
+    pub fn stdout(&self) -> String {
+        self.stdout.text()
+    }
+
+    /// What the call wrote to stderr (at most the cap).
+    pub fn stderr(&self) -> String {
+        self.stderr.text()
+    }
+
+    /// Whether stdout or stderr went over the cap (the call then trapped).
+    pub fn output_overflowed(&self) -> bool {
+        self.stdout.overflowed() || self.stderr.overflowed()
+    }
+
+    /// Whether the call's stop signal ended it (rather than its own deadline).
+    pub fn stopped(&self) -> bool {
+        self.interrupted == Some(Interrupted::Stopped)
+    }
 }
 
 impl HasInterrupt for RunState {
@@ -79,8 +115,8 @@ impl WasiView for RunState {
     }
 }
 
-impl HasSandboxClock for RunState {
-    fn sandbox_clock(&self) -> &SandboxClock {
+impl HasVirtualClock for RunState {
+    fn virtual_clock(&self) -> &VirtualClock {
         &self.clock
     }
 }

@@ -9,13 +9,10 @@ use super::check::GradeStatus;
 use super::extract::extract_boxed;
 use super::grader::{GradeLimits, MathGrader};
 use super::ids::{MathId, math_id, sample_rows};
-use super::walk::Walk;
-use crate::dataset::{Dataset, Datasets};
-use crate::env::{Env, Info, ResetOutput, StepOutput};
-use crate::gem::{FORMAT_ERROR_REWARD, TERMINAL_STATE};
-use crate::limits::Limits;
-use crate::{Error, Result};
-use geode_order::Position;
+use crate::episodes::{Episodes, last_step};
+use crate::gem::FORMAT_ERROR_REWARD;
+use crate::rows::{broken_row, question_row};
+use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -41,14 +38,6 @@ struct Question {
     truths: Vec<String>,
 }
 
-/// What `get_state` snapshots.
-#[derive(Debug, Serialize, Deserialize)]
-struct Snapshot {
-    question: Option<Question>,
-    #[serde(flatten)]
-    position: Position,
-}
-
 /// A math env over one dataset. Holds a clone of the shared grader, never an instance.
 #[derive(Clone)]
 pub struct MathEnv {
@@ -57,11 +46,10 @@ pub struct MathEnv {
     dataset: Arc<Dataset>,
     question_key: String,
     answer_key: String,
-    seed: u64,
     format_error_reward: bool,
     max_action_bytes: usize,
-    walk: Walk,
-    question: Option<Question>,
+    /// The walk over the rows and the current question.
+    episodes: Episodes<Question>,
 }
 
 impl std::fmt::Debug for MathEnv {
@@ -146,14 +134,12 @@ impl MathEnv {
         Ok(MathEnv {
             id: known,
             grader,
-            walk: Walk::new(dataset.len(), seed, known.eval),
+            episodes: Episodes::new("question", dataset.len(), seed, known.eval),
             dataset,
             question_key: text("question_key"),
             answer_key: text("answer_key"),
-            seed,
             format_error_reward: config["use_format_error_reward"].as_bool().unwrap_or(false),
             max_action_bytes: limits.max_action_bytes,
-            question: None,
         })
     }
 
@@ -163,19 +149,8 @@ impl MathEnv {
     }
 
     fn load(&self, index: usize) -> Result<Question> {
-        let broken = |message: String| Error::InvalidState {
-            env: self.id.id.to_owned(),
-            message: format!("row {index} of {}: {message}", self.dataset.source),
-        };
-        let row: Map<String, Value> = self
-            .dataset
-            .row(index)
-            .and_then(|text| serde_json::from_str(text).ok())
-            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
-        let question = match row.get(&self.question_key) {
-            Some(Value::String(text)) => text.clone(),
-            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
-        };
+        let (row, question) = question_row(self.id.id, &self.dataset, index, &self.question_key)?;
+        let broken = |message: String| broken_row(self.id.id, &self.dataset, index, message);
         let truths = row
             .get(&self.answer_key)
             .and_then(truths_of)
@@ -200,10 +175,10 @@ impl Env for MathEnv {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
-        let index = self.walk.next(seed);
+        let index = self.episodes.next(seed);
         let question = self.load(index)?;
         let observation = question.question.clone();
-        self.question = Some(question);
+        self.episodes.start(question);
         Ok(ResetOutput {
             observation,
             info: Info::from_map(&Map::new()),
@@ -211,20 +186,9 @@ impl Env for MathEnv {
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {
-        if action.len() > self.max_action_bytes {
-            return Err(Error::InputTooLarge {
-                env: self.id.id.to_owned(),
-                what: "action",
-                len: action.len(),
-                limit: self.max_action_bytes,
-            });
-        }
-        let Some(question) = &self.question else {
-            return Err(Error::InvalidState {
-                env: self.id.id.to_owned(),
-                message: "step called before reset".to_owned(),
-            });
-        };
+        let question = self
+            .episodes
+            .answered(self.id.id, action, self.max_action_bytes)?;
         let mut info = Map::new();
         let reward = if extract_boxed(action).is_none() {
             // No answer to grade: no grader instance is made.
@@ -243,13 +207,7 @@ impl Env for MathEnv {
             info.insert("fuel".into(), json!(grade.fuel_used));
             if grade.correct { 1.0 } else { 0.0 }
         };
-        Ok(StepOutput {
-            observation: TERMINAL_STATE.to_owned(),
-            reward,
-            terminated: true,
-            truncated: true,
-            info: Info::from_map(&info),
-        })
+        Ok(last_step(reward, &info))
     }
 
     fn sample_random_action(&mut self) -> Result<String> {
@@ -257,34 +215,17 @@ impl Env for MathEnv {
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        let snapshot = Snapshot {
-            question: self.question.clone(),
-            position: self.walk.position(),
-        };
-        serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
+        self.episodes.snapshot()
     }
 
     fn set_state(&mut self, state: &[u8]) -> Result<()> {
-        let snapshot: Snapshot =
-            serde_json::from_slice(state).map_err(|e| Error::InvalidState {
-                env: self.id.id.to_owned(),
-                message: format!("not a math env state: {e}"),
-            })?;
-        self.walk = Walk::restore(
-            self.dataset.len(),
-            self.seed,
-            self.id.eval,
-            snapshot.position,
-        );
-        self.question = snapshot.question;
-        Ok(())
+        self.episodes.restore(self.id.id, "math env", state)
     }
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         let mut env = self.clone();
         if !same_state {
-            env.walk = Walk::new(self.dataset.len(), self.seed, self.id.eval);
-            env.question = None;
+            env.episodes = self.episodes.restarted();
         }
         Ok(Box::new(env))
     }

@@ -12,12 +12,11 @@
 use super::bindings::{Check as WitCheck, MathGrader as Bindings, MathGraderPre};
 use super::check::{Check, Grade, GradeStatus};
 use super::extract::extract_boxed;
-use crate::cache::CompileCache;
-use crate::sandbox::{Reaper, RunState, SandboxLimits, StopSignal, arm, shadow_monotonic_clock};
+use geode_runtime::CompileCache;
+use geode_runtime::sandbox::{ComponentService, Finished, RunState, SandboxLimits, StopSignal};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use wasmtime::component::Linker;
-use wasmtime::{Engine, Store, Trap};
+use wasmtime::{Engine, Trap};
 
 /// Default fuel per grading call, at most about one second of the grader's CPU (GEM gives an
 /// answer one second). Measured on the 2-core reference machine: CPython in the component burns
@@ -55,10 +54,9 @@ pub struct MathGrader {
 }
 
 struct Inner {
-    engine: Engine,
-    pre: MathGraderPre<RunState>,
+    /// The grader's fresh instances (shared by every variant).
+    service: ComponentService<MathGraderPre<RunState>>,
     limits: GradeLimits,
-    reaper: Arc<Reaper<Store<RunState>>>,
 }
 
 impl std::fmt::Debug for MathGrader {
@@ -73,18 +71,11 @@ impl MathGrader {
     /// Loads the math grader component `wasm` on `engine` (compiled once, then from `cache`).
     /// The engine needs fuel and epoch interruption, as the runtime's engine has.
     pub fn new(engine: &Engine, cache: &CompileCache, wasm: &[u8]) -> wasmtime::Result<Self> {
-        let component = cache.load(engine, wasm)?;
-        let mut linker: Linker<RunState> = Linker::new(engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
-        linker.allow_shadowing(true);
-        shadow_monotonic_clock(&mut linker)?;
-        let pre = MathGraderPre::new(linker.instantiate_pre(&component)?)?;
+        let service = ComponentService::load(engine, cache, wasm, MathGraderPre::new)?;
         Ok(MathGrader {
             inner: Arc::new(Inner {
-                engine: engine.clone(),
-                pre,
+                service,
                 limits: GradeLimits::default(),
-                reaper: Arc::new(Reaper::new()),
             }),
         })
     }
@@ -93,10 +84,8 @@ impl MathGrader {
     pub fn with_limits(&self, limits: GradeLimits) -> Self {
         MathGrader {
             inner: Arc::new(Inner {
-                engine: self.inner.engine.clone(),
-                pre: self.inner.pre.clone(),
+                service: self.inner.service.clone(),
                 limits,
-                reaper: self.inner.reaper.clone(),
             }),
         }
     }
@@ -123,23 +112,16 @@ impl MathGrader {
             memory_bytes: limits.memory_bytes,
             output_bytes: 64 << 10,
         };
-        let _active = self.inner.reaper.enter();
-        let mut store = Store::new(&self.inner.engine, RunState::new("", &run_limits, 0));
-        store.limiter(|state| &mut state.limiter);
-        store
-            .set_fuel(limits.fuel)
-            .expect("fuel is enabled on the engine");
-        arm(&mut store, limits.backstop, StopSignal::new());
-        let result = self
-            .inner
-            .pre
-            .instantiate(&mut store)
-            .and_then(|grader: Bindings| {
-                grader.call_judge(&mut store, wit_check(check), text, truths)
-            });
-        let fuel_used = limits.fuel - store.get_fuel().unwrap_or(0);
-        let memory_denied = store.data().limiter.memory_denied;
-        self.inner.reaper.dispose(store);
+        let grade = |pre: &MathGraderPre<RunState>, store: &mut _| {
+            let grader: Bindings = pre.instantiate(&mut *store)?;
+            grader.call_judge(store, wit_check(check), text, truths)
+        };
+        let finish =
+            |done: Finished<'_, _>| (done.result, done.fuel_used, done.state.memory_denied());
+        let (result, fuel_used, memory_denied) =
+            self.inner
+                .service
+                .call("", &run_limits, 0, StopSignal::new(), grade, finish);
         let response_check = matches!(
             check,
             Check::BoxedReward | Check::BoxedRewardFast | Check::Extract

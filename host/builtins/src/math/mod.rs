@@ -10,7 +10,7 @@
 //! use geode_runtime::Runtime;
 //!
 //! let runtime = Runtime::new()?;
-//! let grader = runtime.math_grader()?;
+//! let grader = geode_builtins::math::grader(&runtime)?;
 //! let grade = grader.boxed_reward("so \\boxed{\\frac{1}{2}}", &["0.5".to_owned()]);
 //! assert!(grade.correct);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -18,25 +18,17 @@
 
 mod bindings;
 mod check;
-mod component;
 mod env;
 mod extract;
 mod grader;
 mod ids;
 mod provider;
 mod shared;
-mod walk;
 
 pub use check::{Check, Grade, GradeStatus};
-pub use component::embedded as embedded_math_grader;
 pub use env::{MathEnv, default_config};
 pub use extract::extract_boxed;
 pub use grader::{DEFAULT_GRADE_FUEL, GradeLimits, MathGrader};
 pub use ids::{MATH_IDS, MATH_IDS_NOT_PROVIDED, MathId, math_id};
 pub use provider::{MATH_SOURCE, MathProvider};
-pub(crate) use shared::SharedGrader;
-
-/// The error for a runtime whose math grader cannot run.
-pub(crate) fn grader_unavailable(reason: String) -> crate::Error {
-    crate::Error::Internal(format!("math grader unavailable: {reason}"))
-}
+pub use shared::grader;

@@ -3,13 +3,8 @@
 
 use super::code_env::{CODE_ENV_IDS, CodeEnv, default_config};
 use super::python_tool::{self, PYTHON_TOOL_ID, PythonTool};
-use crate::env::Env;
-use crate::limits::Limits;
-use crate::plugin::{EnvSpec, PluginKind};
-use crate::provider::NativeProvider;
-use crate::runtime::Runtime;
-use crate::tool::Tool;
-use crate::{Error, Result};
+use geode_runtime::tool::Tool;
+use geode_runtime::{Env, EnvSpec, Error, Limits, NativeProvider, PluginKind, Result, Runtime};
 use serde_json::Value;
 
 /// What listings show as the provider of the host's own ids (code envs, `tool:python`).
@@ -29,23 +24,13 @@ impl NativeProvider for GemProvider {
     }
 
     fn specs(&self) -> Vec<(PluginKind, EnvSpec)> {
-        let spec = |id: &str, description: &str, config: Value| EnvSpec {
-            id: id.to_owned(),
-            default_config: config.as_object().cloned().unwrap_or_default(),
-            description: description.to_owned(),
-        };
+        let config = default_config();
         let envs = CODE_ENV_IDS
             .iter()
-            .map(|(id, about)| (PluginKind::Env, spec(id, about, default_config())));
-        let tool = (
-            PluginKind::Tool,
-            spec(
-                PYTHON_TOOL_ID,
-                PYTHON_TOOL_ABOUT,
-                python_tool::default_config(),
-            ),
-        );
-        envs.chain([tool]).collect()
+            .map(|(id, about)| (PluginKind::Env, EnvSpec::new(id, about, &config)));
+        let tool_config = python_tool::default_config();
+        let tool = EnvSpec::new(PYTHON_TOOL_ID, PYTHON_TOOL_ABOUT, &tool_config);
+        envs.chain([(PluginKind::Tool, tool)]).collect()
     }
 
     fn make_env(

@@ -12,13 +12,11 @@ use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
 use super::run_python::run_python_with_stop;
 use super::settings::{RunSettings, merge_config};
-use crate::dataset::{Dataset, Datasets};
-use crate::env::{Env, Info, ResetOutput, StepOutput};
-use crate::limits::Limits;
-use crate::sandbox::Sandbox;
-use crate::sandbox::StopSignal;
-use crate::{Error, Result};
-use geode_order::{EpisodeOrder, Position};
+use crate::episodes::{Episodes, last_step};
+use crate::rows::{broken_row, question_row};
+use geode_runtime::sandbox::Sandbox;
+use geode_runtime::sandbox::StopSignal;
+use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -78,14 +76,6 @@ struct Problem {
     tests: Vec<TestCase>,
 }
 
-/// What `get_state` snapshots.
-#[derive(Debug, Serialize, Deserialize)]
-struct Snapshot {
-    problem: Option<Problem>,
-    #[serde(flatten)]
-    position: Position,
-}
-
 /// A code env over one dataset.
 #[derive(Clone)]
 pub struct CodeEnv {
@@ -100,10 +90,9 @@ pub struct CodeEnv {
     question_key: String,
     test_key: String,
     max_tests: usize,
-    seed: u64,
     max_action_bytes: usize,
-    order: EpisodeOrder,
-    problem: Option<Problem>,
+    /// The walk over the rows and the current problem.
+    episodes: Episodes<Problem>,
 }
 
 impl std::fmt::Debug for CodeEnv {
@@ -178,14 +167,12 @@ impl CodeEnv {
             answer_timeout,
             early_exit: config["early_exit"].as_bool().unwrap_or(true),
             sandbox,
-            order: EpisodeOrder::new(dataset.len(), seed),
+            episodes: Episodes::new("problem", dataset.len(), seed, false),
             dataset,
             question_key: text("question_key"),
             test_key: text("test_key"),
             max_tests,
-            seed,
             max_action_bytes: limits.max_action_bytes,
-            problem: None,
         })
     }
 
@@ -195,19 +182,8 @@ impl CodeEnv {
     }
 
     fn load_problem(&self, index: usize) -> Result<Problem> {
-        let broken = |message: String| Error::InvalidState {
-            env: self.id.clone(),
-            message: format!("row {index} of {}: {message}", self.dataset.source),
-        };
-        let row: Map<String, Value> = self
-            .dataset
-            .row(index)
-            .and_then(|text| serde_json::from_str(text).ok())
-            .ok_or_else(|| broken("missing or not a JSON object".to_owned()))?;
-        let question = match row.get(&self.question_key) {
-            Some(Value::String(text)) => text.clone(),
-            _ => return Err(broken(format!("no text field `{}`", self.question_key))),
-        };
+        let (row, question) = question_row(&self.id, &self.dataset, index, &self.question_key)?;
+        let broken = |message: String| broken_row(&self.id, &self.dataset, index, message);
         let tests = row
             .get(&self.test_key)
             .ok_or_else(|| broken(format!("no field `{}`", self.test_key)))
@@ -303,10 +279,10 @@ impl Env for CodeEnv {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
-        let index = self.order.next(seed);
+        let index = self.episodes.next(seed);
         let problem = self.load_problem(index)?;
         let observation = problem.question.clone();
-        self.problem = Some(problem);
+        self.episodes.start(problem);
         Ok(ResetOutput {
             observation,
             info: Info::from_map(&Map::from_iter([(
@@ -317,20 +293,9 @@ impl Env for CodeEnv {
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {
-        if action.len() > self.max_action_bytes {
-            return Err(Error::InputTooLarge {
-                env: self.id.clone(),
-                what: "action",
-                len: action.len(),
-                limit: self.max_action_bytes,
-            });
-        }
-        let Some(problem) = &self.problem else {
-            return Err(Error::InvalidState {
-                env: self.id.clone(),
-                message: "step called before reset".to_owned(),
-            });
-        };
+        let problem = self
+            .episodes
+            .answered(&self.id, action, self.max_action_bytes)?;
         let (reward, info) = match last_fenced_block(action) {
             None => {
                 let info = Map::from_iter([
@@ -342,13 +307,7 @@ impl Env for CodeEnv {
             }
             Some(code) => self.grade(problem, &code),
         };
-        Ok(StepOutput {
-            observation: TERMINAL_STATE.to_owned(),
-            reward,
-            terminated: true,
-            truncated: true,
-            info: Info::from_map(&info),
-        })
+        Ok(last_step(reward, &info))
     }
 
     fn sample_random_action(&mut self) -> Result<String> {
@@ -356,29 +315,17 @@ impl Env for CodeEnv {
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
-        let snapshot = Snapshot {
-            problem: self.problem.clone(),
-            position: self.order.position(),
-        };
-        serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
+        self.episodes.snapshot()
     }
 
     fn set_state(&mut self, state: &[u8]) -> Result<()> {
-        let snapshot: Snapshot =
-            serde_json::from_slice(state).map_err(|e| Error::InvalidState {
-                env: self.id.clone(),
-                message: format!("not a code env state: {e}"),
-            })?;
-        self.order = EpisodeOrder::restore(self.dataset.len(), self.seed, snapshot.position);
-        self.problem = snapshot.problem;
-        Ok(())
+        self.episodes.restore(&self.id, "code env", state)
     }
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         let mut env = self.clone();
         if !same_state {
-            env.order = EpisodeOrder::new(self.dataset.len(), self.seed);
-            env.problem = None;
+            env.episodes = self.episodes.restarted();
         }
         Ok(Box::new(env))
     }

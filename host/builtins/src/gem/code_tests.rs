@@ -2,7 +2,7 @@
 //! (possibly as a JSON string), at most `max_tests` of them (those with the longest inputs),
 //! outputs compared after stripping surrounding whitespace.
 
-use crate::sandbox::{RunOutcome, RunStatus};
+use geode_runtime::sandbox::{RunOutcome, RunStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -1,4 +1,4 @@
-//! [`Walk`]: the order a math env visits its dataset in. Training ids follow the code and QA
+//! [`Walk`]: the order a dataset env (code, math) visits its rows in. Training ids follow the QA
 //! envs' [`EpisodeOrder`]; evaluation ids take the rows in dataset order for their first epoch
 //! (GEM does not shuffle an eval dataset until it wraps around, then reshuffles per epoch).
 

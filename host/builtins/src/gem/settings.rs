@@ -1,8 +1,8 @@
 //! Reading the sandbox-related keys of a tool or env configuration (a JSON object merged over
 //! defaults), with GEM's units: `timeout` in seconds.
 
-use crate::sandbox::{FUEL_PER_SECOND, RunRequest};
-use crate::{Error, Result};
+use geode_runtime::sandbox::{FUEL_PER_SECOND, RunRequest};
+use geode_runtime::{Error, Result};
 use serde_json::{Map, Value};
 use std::time::Duration;
 

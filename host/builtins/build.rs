@@ -1,23 +1,40 @@
-//! Builds the built-in plugins (`plugins/*`) into components and embeds them in the runtime.
+//! Builds geode's built-in content and embeds it in `geode-builtins`: every plugin crate in
+//! `plugins/` (compiled to components), their `data/*.jsonl` samples, and the two CPython
+//! components (`plugins/python-runner`, `plugins/math-grader`). Only crates that depend on
+//! `geode-builtins` pay for these builds; `geode-runtime` builds no guest.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-#[path = "build/math_grader.rs"]
-mod math_grader;
-#[path = "build/python_runner.rs"]
-mod python_runner;
+#[path = "build/cpython.rs"]
+mod cpython;
 
 fn main() {
     let manifest_dir =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = geode_build::workspace_root(&manifest_dir);
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    // The CPython components (componentize-py, mostly one core) build one after the other on a
+    // second thread while cargo compiles the plugins: they share a build venv, and together
+    // they keep both cores busy.
+    std::thread::scope(|scope| {
+        let cpython = scope.spawn(|| {
+            cpython::PYTHON_RUNNER.embed(&root, &out_dir);
+            cpython::MATH_GRADER.embed(&root, &out_dir);
+        });
+        embed_plugins(&root, &out_dir);
+        cpython.join().expect("the CPython component builds");
+    });
+}
+
+/// Compiles the plugin crates and writes `$OUT_DIR/builtin_plugins.rs` (`PLUGINS`, `DATASETS`).
+fn embed_plugins(root: &std::path::Path, out_dir: &std::path::Path) {
     let crates = geode_build::crates_in(&root.join("plugins"));
-    let built = geode_build::build_guests(&root, &crates);
+    let built = geode_build::build_guests(root, &crates);
     let mut table = String::from(
-        "/// Built-in plugins compiled from `plugins/`: (package name, component bytes).\n",
+        "/// The plugins compiled from `plugins/`: (package name, component bytes).\n",
     );
-    table.push_str("pub static BUILTIN_PLUGINS: &[(&str, &[u8])] = &[\n");
+    table.push_str("pub static PLUGINS: &[(&str, &[u8])] = &[\n");
     for (package, path) in built {
         writeln!(
             table,
@@ -27,15 +44,11 @@ fn main() {
         .unwrap();
     }
     table.push_str("];\n");
-    builtin_datasets(&root, &crates, &mut table);
-    let out = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR")).join("builtin_plugins.rs");
-    std::fs::write(out, table).expect("write builtin_plugins.rs");
-    let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
-    python_runner::embed(&root, &out_dir);
-    math_grader::embed(&root, &out_dir);
+    builtin_datasets(root, &crates, &mut table);
+    std::fs::write(out_dir.join("builtin_plugins.rs"), table).expect("write builtin_plugins.rs");
 }
 
-/// Appends `BUILTIN_DATASETS`: every `plugins/<dir>/data/*.jsonl` of a built-in plugin, as
+/// Appends `DATASETS`: every `plugins/<dir>/data/*.jsonl` of a built-in plugin, as
 /// dataset `<dir>/<file stem>` (name, source shown in messages, rows).
 fn builtin_datasets(
     root: &std::path::Path,
@@ -43,9 +56,9 @@ fn builtin_datasets(
     table: &mut String,
 ) {
     table.push_str(
-        "/// Datasets of built-in plugins (`plugins/<dir>/data/*.jsonl`): (name, source, rows).\n",
+        "/// The datasets of the plugins (`plugins/<dir>/data/*.jsonl`): (name, source, rows).\n",
     );
-    table.push_str("pub static BUILTIN_DATASETS: &[(&str, &str, &[u8])] = &[\n");
+    table.push_str("pub static DATASETS: &[(&str, &str, &[u8])] = &[\n");
     for guest in crates {
         let dir = &guest.dir;
         let data = dir.join("data");

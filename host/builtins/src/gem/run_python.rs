@@ -2,9 +2,9 @@
 //! with "... is not defined" is run once more with GEM's `BASE_IMPORTS` prepended (without
 //! numpy and pandas, which the runner does not ship).
 
-use crate::sandbox::Sandbox;
-use crate::sandbox::StopSignal;
-use crate::sandbox::{RunOutcome, RunRequest};
+use geode_runtime::sandbox::Sandbox;
+use geode_runtime::sandbox::StopSignal;
+use geode_runtime::sandbox::{RunOutcome, RunRequest};
 use std::sync::Arc;
 
 /// GEM's `BASE_IMPORTS` (gem/utils/constants.py) minus numpy and pandas.

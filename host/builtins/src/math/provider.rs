@@ -2,13 +2,7 @@
 
 use super::env::{MathEnv, default_config};
 use super::ids::MATH_IDS;
-use crate::env::Env;
-use crate::limits::Limits;
-use crate::plugin::{EnvSpec, PluginKind};
-use crate::provider::NativeProvider;
-use crate::runtime::Runtime;
-use crate::tool::Tool;
-use crate::{Error, Result};
+use geode_runtime::{Env, EnvSpec, Limits, NativeProvider, PluginKind, Result, Runtime};
 use serde_json::Value;
 
 /// What listings show as the provider of the math envs.
@@ -24,17 +18,11 @@ impl NativeProvider for MathProvider {
     }
 
     fn specs(&self) -> Vec<(PluginKind, EnvSpec)> {
-        let config = default_config().as_object().cloned().unwrap_or_default();
+        let config = default_config();
+        let spec = |known: &super::MathId| EnvSpec::new(known.id, known.description, &config);
         MATH_IDS
             .iter()
-            .map(|known| {
-                let spec = EnvSpec {
-                    id: known.id.to_owned(),
-                    default_config: config.clone(),
-                    description: known.description.to_owned(),
-                };
-                (PluginKind::Env, spec)
-            })
+            .map(|known| (PluginKind::Env, spec(known)))
             .collect()
     }
 
@@ -45,18 +33,8 @@ impl NativeProvider for MathProvider {
         overrides: &Value,
         limits: &Limits,
     ) -> Result<Box<dyn Env>> {
-        let grader = runtime.math_grader()?;
+        let grader = super::grader(runtime)?;
         let env = MathEnv::new(id, grader, runtime.datasets(), overrides, limits)?;
         Ok(Box::new(env))
-    }
-
-    fn make_tool(
-        &self,
-        _runtime: &Runtime,
-        id: &str,
-        _overrides: &Value,
-        _limits: &Limits,
-    ) -> Result<Box<dyn Tool>> {
-        Err(Error::Internal(format!("{MATH_SOURCE} has no tool `{id}`")))
     }
 }

@@ -6,10 +6,10 @@
 use super::extract::first_python_block;
 use super::run_python::run_python;
 use super::settings::{RunSettings, merge_config};
-use crate::Result;
-use crate::sandbox::Sandbox;
-use crate::sandbox::{RunOutcome, RunStatus};
-use crate::tool::{Tool, ToolOutput};
+use geode_runtime::Result;
+use geode_runtime::sandbox::Sandbox;
+use geode_runtime::sandbox::{RunOutcome, RunStatus};
+use geode_runtime::tool::{Tool, ToolOutput};
 use serde_json::{Value, json};
 
 /// The id of the Python tool.

@@ -7,7 +7,7 @@ pub struct MathId {
     pub id: &'static str,
     /// What `list` shows.
     pub description: &'static str,
-    /// The shipped sample (`host/runtime/src/math/data/<sample>.jsonl`).
+    /// The shipped sample (`host/builtins/src/math/data/<sample>.jsonl`).
     pub sample: &'static str,
     /// Evaluation ids walk their first epoch in dataset order (GEM does not shuffle them).
     pub eval: bool,

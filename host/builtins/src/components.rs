@@ -1,0 +1,29 @@
+//! The CPython components compiled into this build (by `build.rs` running their `build.sh`),
+//! or why each is missing: the Python runner of the code sandbox and the math grader.
+
+include!(concat!(env!("OUT_DIR"), "/python_runner.rs"));
+include!(concat!(env!("OUT_DIR"), "/math_grader.rs"));
+
+/// `wasm`, or `error` when the build left it empty.
+fn embedded(what: &str, wasm: &'static [u8], error: &str) -> Result<&'static [u8], String> {
+    if wasm.is_empty() {
+        return Err(format!("the {what} component was not built: {error}"));
+    }
+    Ok(wasm)
+}
+
+/// geode's Python runner component (`plugins/python-runner`), or why the build could not
+/// produce it.
+pub fn python_runner_component() -> Result<&'static [u8], String> {
+    embedded(
+        "Python runner",
+        PYTHON_RUNNER_WASM,
+        PYTHON_RUNNER_BUILD_ERROR,
+    )
+}
+
+/// geode's math grader component (`plugins/math-grader`), or why the build could not produce
+/// it.
+pub fn math_grader_component() -> Result<&'static [u8], String> {
+    embedded("math grader", MATH_GRADER_WASM, MATH_GRADER_BUILD_ERROR)
+}

@@ -1,0 +1,68 @@
+//! # geode-builtins
+//!
+//! geode's own content on top of `geode-runtime`: the plugins in `plugins/` (GEM's games, QA
+//! and logic envs, `tool:calculator`, `wrapper:answer-format`) compiled to components with their
+//! dataset samples, the CPython runner the code sandbox runs programs in, GEM's code envs and
+//! `tool:python` ([`gem`]), and the math envs with their sandboxed CPython grader ([`math`]).
+//! Its build script compiles all of them; a program that loads only its own plugins depends on
+//! `geode-runtime` alone and compiles none of this.
+//!
+//! ```no_run
+//! use geode_runtime::{Env, Runtime};
+//!
+//! let registry = geode_builtins::standard(Runtime::new()?)?;
+//! let mut env = registry.make("game:GuessTheNumber-v0-hard", &serde_json::json!({}))?;
+//! let first = env.reset(Some(42))?;
+//! println!("{}", first.observation);
+//! let step = env.step("\\boxed{25}")?;
+//! println!("reward {} done {}", step.reward, step.done());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![deny(missing_docs)]
+
+mod components;
+mod episodes;
+pub mod gem;
+pub mod math;
+mod rows;
+mod walk;
+
+pub use components::{math_grader_component, python_runner_component};
+
+use geode_runtime::{PluginSource, Registry, Result, Runtime};
+use std::sync::Arc;
+
+include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
+
+/// Gives `runtime` geode's Python runner, so its code sandbox (`Runtime::sandbox`, the
+/// `sandbox` import of plugins) can run programs. [`registry`] does this too.
+pub fn install(runtime: &Runtime) {
+    runtime.set_python_runner(python_runner_component().map(Into::into));
+}
+
+/// The built-in plugins (with the datasets they read; a dataset of the same name already loaded
+/// on `runtime` is kept) and the host's own ids (the code envs, `tool:python`, the math envs),
+/// on `runtime` with geode's Python runner [installed](install).
+pub fn registry(runtime: Runtime) -> Result<Registry> {
+    install(&runtime);
+    for (name, source, rows) in DATASETS {
+        runtime.datasets().insert_jsonl(name, source, rows)?;
+    }
+    let mut registry = Registry::empty(runtime);
+    for (name, wasm) in PLUGINS {
+        registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
+    }
+    registry.add_native(Arc::new(gem::GemProvider))?;
+    registry.add_native(Arc::new(math::MathProvider))?;
+    Ok(registry)
+}
+
+/// The standard registry, as the `geode` command and the Python package build it: the
+/// [built-ins](registry), then the data directories of `GEODE_DATA_PATH` and the plugins on
+/// `GEODE_PLUGIN_PATH` ([`Registry::add_from_env`]).
+pub fn standard(runtime: Runtime) -> Result<Registry> {
+    let mut registry = registry(runtime)?;
+    registry.add_from_env()?;
+    Ok(registry)
+}
