@@ -6,6 +6,7 @@
  */
 
 import hostLog from "geode:env/log@0.1.0";
+import hostRandom from "wasi:random/random@0.2.0";
 import { registered } from "./env.js";
 import { GeodeError } from "./errors.js";
 import { setLogSink } from "./log.js";
@@ -48,6 +49,11 @@ function fromBytes(bytes) {
 export function contract(plugin) {
   const classes = registered(plugin);
   setLogSink((level, message) => hostLog.log(level, message));
+  // The host's randomness: seeded per instance by the host, so unseeded episodes replay too.
+  setEntropy(() => {
+    const value = hostRandom.getRandomU64();
+    return typeof value === "bigint" ? Number(value & 0x1fffffffffffffn) : value % 2 ** 53;
+  });
 
   class Instance {
     constructor(slot) {
@@ -102,4 +108,3 @@ export function contract(plugin) {
   };
 }
 
-export { setEntropy };

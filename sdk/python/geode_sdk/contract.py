@@ -6,8 +6,8 @@ any other exception propagates, so the host reports a guest trap with its traceb
 
 import json
 
-import wit_world
 from componentize_py_types import Err
+from wit_world import exports
 from wit_world.imports import types
 
 from .env import registered
@@ -72,7 +72,7 @@ class Instance:
             raise _refused(error) from None
 
 
-class Env(wit_world.exports.Env):
+class Env(exports.Env):
     """The component's ``env`` export."""
 
     def describe(self):

@@ -19,7 +19,7 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     sources.push(stage.join("env_plugin.c"));
     run(zig
         .args(["cc", "-target", "wasm32-wasi", "-mexec-model=reactor", "-O2"])
-        .args(["-std=c11", "-Wall", "-Werror=implicit-function-declaration"])
+        .args(["-std=gnu11", "-Wall", "-Werror=implicit-function-declaration"])
         .arg("-I")
         .arg(sdk.join("include"))
         .arg("-I")

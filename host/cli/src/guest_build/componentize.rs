@@ -8,7 +8,6 @@ use std::path::Path;
 use wasi_preview1_component_adapter_provider::{
     WASI_SNAPSHOT_PREVIEW1_ADAPTER_NAME, WASI_SNAPSHOT_PREVIEW1_REACTOR_ADAPTER,
 };
-use wit_bindgen_core::WorldGenerator;
 use wit_component::{ComponentEncoder, StringEncoding};
 use wit_parser::{Resolve, WorldId};
 
