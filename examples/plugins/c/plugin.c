@@ -35,14 +35,15 @@ static int free_cells(const char *cells, int *out) {
     return n;
 }
 
-/* The outcome for `me` to move with best play on both sides: 1 win, 0 draw, -1 loss. */
+/* The value for `me` to move with best play on both sides: positive wins, negative losses,
+ * 0 a draw; a win counts more the sooner it comes, so the perfect opponent never dawdles. */
 static int minimax(char *cells, char me) {
     char other = me == 'X' ? 'O' : 'X';
-    if (winner(cells)) return -1; /* the previous mover won */
     int moves[9];
     int n = free_cells(cells, moves);
+    if (winner(cells)) return -(n + 1); /* the previous mover won */
     if (n == 0) return 0;
-    int best = -2;
+    int best = -100;
     for (int i = 0; i < n; i++) {
         cells[moves[i]] = me;
         int score = -minimax(cells, other);
@@ -54,7 +55,7 @@ static int minimax(char *cells, char me) {
 
 static int opponent_move(game *g, geode_rng *rng) {
     int moves[9], best[9];
-    int n = free_cells(g->cells, moves), count = 0, top = -2;
+    int n = free_cells(g->cells, moves), count = 0, top = -100;
     if (!g->perfect) return moves[geode_rng_below(rng, (uint64_t)n)];
     for (int i = 0; i < n; i++) {
         g->cells[moves[i]] = 'O';

@@ -32,7 +32,9 @@ def last_boxed(text):
 def evaluate(expression):
     """(value, numbers used) of an arithmetic expression, or None if it is not one."""
     try:
-        tree = ast.parse(expression.replace("×", "*").replace("÷", "/"), mode="eval")
+        for sign, ascii_sign in (("×", "*"), ("÷", "/"), ("−", "-")):
+            expression = expression.replace(sign, ascii_sign)
+        tree = ast.parse(expression, mode="eval")
     except (SyntaxError, ValueError):
         return None
     numbers = []

@@ -78,7 +78,8 @@ pub struct Expect {
     truncated: Option<bool>,
     /// Entries the info object must have (others may be there too).
     info: Option<Map<String, Value>>,
-    /// The call must be refused with an error whose text contains this.
+    /// The call must be refused with an error whose text contains this (for `reset`: making
+    /// the env or resetting it).
     error: Option<String>,
 }
 
@@ -122,9 +123,12 @@ impl Expect {
 /// Plays `episode` on an env made from `registry`; `Err` says which call differed and how.
 pub fn play(registry: &Registry, episode: &Episode) -> Result<(), String> {
     let overrides = Value::Object(episode.config.clone());
-    let mut env = registry
-        .make_component(&episode.id, &overrides, &Limits::default())
-        .map_err(|e| format!("make: {e}"))?;
+    let made = registry.make_component(&episode.id, &overrides, &Limits::default());
+    let mut env = match (made, &episode.reset.error) {
+        // A configuration the env refuses: the script expects the refusal at creation.
+        (Err(e), Some(want)) if e.to_string().contains(want.as_str()) => return Ok(()),
+        (made, _) => made.map_err(|e| format!("make: {e}"))?,
+    };
     let reset = env.reset(episode.seed);
     episode
         .reset
