@@ -2,9 +2,13 @@
 
 ``geode build`` makes this module's ``Env`` the component's ``env`` export; plugin authors
 never import it. Refusals (:class:`GeodeError`) become the contract's typed ``env-error``;
-any other exception propagates, so the host reports a guest trap with its traceback."""
+any other exception ends the instance, so the host reports a guest trap with the end of
+its traceback."""
 
 import json
+import os
+import sys
+import traceback
 
 from componentize_py_types import Err
 from wit_world import exports
@@ -27,6 +31,20 @@ def _refused(error):
     return Err(_ERRORS[error.kind](str(error)))
 
 
+def _guarded(call):
+    """Runs ``call``: a refusal becomes the contract's error; any other exception is a bug,
+    reported as a trap whose message is the end of its traceback (printed to stderr, which
+    the host reads, before the instance exits)."""
+    try:
+        return call()
+    except GeodeError as error:
+        raise _refused(error) from None
+    except BaseException:  # noqa: BLE001 - every other exception ends the instance
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(70)
+
+
 class Instance:
     """The contract's ``instance`` resource: one :class:`Slot`."""
 
@@ -34,42 +52,27 @@ class Instance:
         self.slot = slot
 
     def reset(self, seed):
-        try:
-            out = self.slot.reset(seed)
-        except GeodeError as error:
-            raise _refused(error) from None
-        return types.ResetResult(str(out.observation), info_json(out.info))
+        out = _guarded(lambda: self.slot.reset(seed))
+        return types.ResetResult(str(out.observation), _guarded(lambda: info_json(out.info)))
 
     def step(self, action):
-        try:
-            out = self.slot.step(action)
-        except GeodeError as error:
-            raise _refused(error) from None
+        out = _guarded(lambda: self.slot.step(action))
         return types.StepResult(
             str(out.observation),
             float(out.reward),
             bool(out.terminated),
             bool(out.truncated),
-            info_json(out.info),
+            _guarded(lambda: info_json(out.info)),
         )
 
     def sample_random_action(self):
-        try:
-            return self.slot.sample_random_action()
-        except GeodeError as error:
-            raise _refused(error) from None
+        return _guarded(self.slot.sample_random_action)
 
     def get_state(self):
-        try:
-            return self.slot.get_state()
-        except GeodeError as error:
-            raise _refused(error) from None
+        return _guarded(self.slot.get_state)
 
     def set_state(self, state):
-        try:
-            self.slot.set_state(state)
-        except GeodeError as error:
-            raise _refused(error) from None
+        _guarded(lambda: self.slot.set_state(state))
 
 
 class Env(exports.Env):
@@ -82,7 +85,4 @@ class Env(exports.Env):
         ]
 
     def create(self, id, config):
-        try:
-            return Instance(Slot(id, json.loads(config)))
-        except GeodeError as error:
-            raise _refused(error) from None
+        return Instance(_guarded(lambda: Slot(id, json.loads(config))))

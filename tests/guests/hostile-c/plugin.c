@@ -33,10 +33,14 @@ static geode_status step(void *env, const char *action, size_t len, geode_rng *r
         for (volatile int64_t *steps = &h->steps;;) *steps += 1;
     }
     if (strcmp(h->kind, "memory-bomb") == 0) {
+        /* Chained through a volatile root, so the compiler cannot drop the allocations. */
+        static void *volatile hoard;
         for (;;) {
             char *block = malloc(1 << 20);
             if (!block) geode_panic("malloc failed: out of memory");
             memset(block, 1, 1 << 20);
+            *(void **)block = hoard;
+            hoard = block;
         }
     }
     if (strcmp(h->kind, "abort") == 0) geode_panic("the c guest gave up");
