@@ -31,7 +31,10 @@ fn workspace() -> PathBuf {
 /// The Parity project in `language`, built (reused when it already is).
 fn component(language: Language) -> PathBuf {
     let name = format!("{language:?}").to_lowercase();
-    let dir = workspace().join("target/tmp/guest-languages").join(name).join("parity");
+    let dir = workspace()
+        .join("target/tmp/guest-languages")
+        .join(name)
+        .join("parity");
     if !dir.exists() {
         geode_cli::new::create(&dir, language).expect("geode new");
     }
@@ -61,7 +64,9 @@ fn measure(language: Language, steps: usize) -> Row {
 
     let limits = Limits::default();
     let instance = mean(20, || {
-        registry.make_component(id, &json!({}), &limits).expect("make");
+        registry
+            .make_component(id, &json!({}), &limits)
+            .expect("make");
     });
 
     let mut env = registry.make(id, json!({})).expect("make");
@@ -69,7 +74,11 @@ fn measure(language: Language, steps: usize) -> Row {
     let mut answer = 0usize;
     let mut next = || {
         answer += 1;
-        if answer % 2 == 0 { "\\boxed{even}" } else { "\\boxed{odd}" }
+        if answer % 2 == 0 {
+            "\\boxed{even}"
+        } else {
+            "\\boxed{odd}"
+        }
     };
     for _ in 0..20 {
         if env.step(next()).expect("step").done() {
@@ -115,7 +124,11 @@ fn main() {
             "--steps" => steps = args.next().and_then(|s| s.parse().ok()).unwrap_or(steps),
             "--langs" => {
                 let wanted = args.next().unwrap_or_default();
-                languages.retain(|l| wanted.split(',').any(|w| w == format!("{l:?}").to_lowercase()));
+                languages.retain(|l| {
+                    wanted
+                        .split(',')
+                        .any(|w| w == format!("{l:?}").to_lowercase())
+                });
             }
             _ => {} // cargo bench passes --bench
         }

@@ -38,14 +38,21 @@ fn load(dir: &Path) -> Registry {
 /// Every env id of `registry` passes the conformance suite, and every scripted episode of the
 /// project in `dir` plays as written.
 fn conforms(registry: &Registry, dir: &Path) {
-    let ids: Vec<String> = registry.ids_of(PluginKind::Env).map(str::to_owned).collect();
+    let ids: Vec<String> = registry
+        .ids_of(PluginKind::Env)
+        .map(str::to_owned)
+        .collect();
     assert!(ids.len() >= 2, "{}: ids {ids:?}", dir.display());
     for id in &ids {
         let report = check_env(registry, id, &CheckOptions::default());
         assert!(report.passed(), "{id}:\n{report}");
     }
     let scripted = episodes::scripted(dir).unwrap();
-    assert!(!scripted.is_empty(), "{}: no scripted episodes", dir.display());
+    assert!(
+        !scripted.is_empty(),
+        "{}: no scripted episodes",
+        dir.display()
+    );
     for (file, episode) in &scripted {
         if let Err(why) = episodes::play(registry, episode) {
             panic!("{} ({}): {why}", episode.name, file.display());
@@ -106,7 +113,11 @@ fn examples_replay_each_seed_and_differ_across_seeds() {
         let again: Vec<Vec<String>> = (0..100).map(|s| transcript(&registry, id, s)).collect();
         assert_eq!(first, again, "{id}: a seed gave two episodes");
         let distinct: std::collections::HashSet<&Vec<String>> = first.iter().collect();
-        assert!(distinct.len() >= 90, "{id}: {} distinct episodes of 100", distinct.len());
+        assert!(
+            distinct.len() >= 90,
+            "{id}: {} distinct episodes of 100",
+            distinct.len()
+        );
     }
 }
 
@@ -114,7 +125,9 @@ fn examples_replay_each_seed_and_differ_across_seeds() {
 /// and a healthy env of the same plugin never noticed.
 fn attack(registry: &Registry, id: &str, healthy: &str) -> Error {
     let limits = Limits::default();
-    let mut sibling = registry.make_component(healthy, &json!({}), &limits).unwrap();
+    let mut sibling = registry
+        .make_component(healthy, &json!({}), &limits)
+        .unwrap();
     sibling.reset(Some(0)).unwrap();
     sibling.step("before").unwrap();
     let mut env = registry.make_component(id, &json!({}), &limits).unwrap();
@@ -122,7 +135,10 @@ fn attack(registry: &Registry, id: &str, healthy: &str) -> Error {
     let error = env.step("go").expect_err("the attack must fail");
     assert!(error.is_trap(), "{id}: {error}");
     assert_eq!(env.reset(Some(1)).unwrap().observation, "ready", "{id}");
-    assert_eq!(sibling.step("after").unwrap().observation, "step 2 got after");
+    assert_eq!(
+        sibling.step("after").unwrap().observation,
+        "step 2 got after"
+    );
     error
 }
 

@@ -187,7 +187,10 @@ pub fn run(args: &TestArgs) -> Result<()> {
     registry.add_file(&component)?;
     let episodes = scripted(&args.dir)?;
     if episodes.is_empty() {
-        bail!("{} has no scripted episodes (tests/*.json)", args.dir.display());
+        bail!(
+            "{} has no scripted episodes (tests/*.json)",
+            args.dir.display()
+        );
     }
     let mut failed = 0;
     for (file, episode) in &episodes {

@@ -20,7 +20,10 @@ pub struct NewArgs {
 /// Files every project gets, whatever its language.
 const COMMON: &[(&str, &str)] = &[
     ("README.md", include_str!("templates/README.md")),
-    ("tests/episodes.json", include_str!("templates/episodes.json")),
+    (
+        "tests/episodes.json",
+        include_str!("templates/episodes.json"),
+    ),
     (".gitignore", include_str!("templates/gitignore")),
 ];
 
@@ -33,7 +36,10 @@ fn files(language: Language) -> &'static [(&'static str, &'static str)] {
         ],
         Language::Python => &[
             ("plugin.py", include_str!("templates/python/plugin.py")),
-            ("requirements.txt", include_str!("templates/python/requirements.txt")),
+            (
+                "requirements.txt",
+                include_str!("templates/python/requirements.txt"),
+            ),
         ],
         Language::Js => &[("plugin.js", include_str!("templates/js/plugin.js"))],
         Language::C => &[("plugin.c", include_str!("templates/c/plugin.c"))],

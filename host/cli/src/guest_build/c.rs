@@ -18,8 +18,18 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     sources.extend(c_files(&sdk.join("src"))?);
     sources.push(stage.join("env_plugin.c"));
     run(zig
-        .args(["cc", "-target", "wasm32-wasi", "-mexec-model=reactor", "-O2"])
-        .args(["-std=gnu11", "-Wall", "-Werror=implicit-function-declaration"])
+        .args([
+            "cc",
+            "-target",
+            "wasm32-wasi",
+            "-mexec-model=reactor",
+            "-O2",
+        ])
+        .args([
+            "-std=gnu11",
+            "-Wall",
+            "-Werror=implicit-function-declaration",
+        ])
         .arg("-I")
         .arg(sdk.join("include"))
         .arg("-I")

@@ -25,7 +25,13 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     let requirements = project.dir.join("requirements.txt");
     if has_requirements(&requirements) {
         run(Command::new(venv.join("bin/python"))
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+            ])
             .args(["--no-compile", "--target"])
             .arg(&deps)
             .arg("-r")

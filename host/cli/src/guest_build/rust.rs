@@ -20,8 +20,7 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
         .env("CARGO_TARGET_DIR", &target_dir)
         .env_remove("RUSTFLAGS"))?;
     let artifact = artifact(&project.dir, &target_dir)?;
-    std::fs::copy(&artifact, out)
-        .with_context(|| format!("copying {}", artifact.display()))?;
+    std::fs::copy(&artifact, out).with_context(|| format!("copying {}", artifact.display()))?;
     Ok(())
 }
 
@@ -29,17 +28,26 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
 fn artifact(dir: &Path, target_dir: &Path) -> Result<PathBuf> {
     let manifest = std::fs::read_to_string(dir.join("Cargo.toml"))?;
     let Some(name) = manifest.lines().find_map(|line| {
-        let value = line.trim().strip_prefix("name")?.trim_start().strip_prefix('=')?;
+        let value = line
+            .trim()
+            .strip_prefix("name")?
+            .trim_start()
+            .strip_prefix('=')?;
         Some(value.trim().trim_matches('"').replace('-', "_"))
     }) else {
         bail!("Cargo.toml names no package");
     };
-    Ok(target_dir.join(TARGET).join("release").join(format!("{name}.wasm")))
+    Ok(target_dir
+        .join(TARGET)
+        .join("release")
+        .join(format!("{name}.wasm")))
 }
 
 /// Adds the guest target to the toolchain when it is missing (idempotent).
 fn ensure_target() -> Result<()> {
-    let sysroot = Command::new("rustc").args(["--print", "sysroot"]).output()?;
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()?;
     let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
     if sysroot.join("lib/rustlib").join(TARGET).exists() {
         return Ok(());

@@ -55,8 +55,7 @@ fn stamp_path(out: &Path) -> std::path::PathBuf {
 
 /// True when `out` exists and was built from inputs with this fingerprint.
 pub fn fresh(out: &Path, fingerprint: &str) -> bool {
-    out.is_file()
-        && std::fs::read_to_string(stamp_path(out)).is_ok_and(|s| s.trim() == fingerprint)
+    out.is_file() && std::fs::read_to_string(stamp_path(out)).is_ok_and(|s| s.trim() == fingerprint)
 }
 
 /// Records that `out` was built from inputs with this fingerprint.

@@ -18,7 +18,9 @@ pub const ZIGLANG: &str = "0.17.0";
 
 /// The pinned versions, hashed into every build stamp.
 pub fn versions() -> String {
-    format!("componentize-py {COMPONENTIZE_PY}\ncomponentize-qjs {COMPONENTIZE_QJS}\nziglang {ZIGLANG}\n")
+    format!(
+        "componentize-py {COMPONENTIZE_PY}\ncomponentize-qjs {COMPONENTIZE_QJS}\nziglang {ZIGLANG}\n"
+    )
 }
 
 /// The toolchain cache directory.
@@ -89,7 +91,13 @@ impl Toolchains {
                 let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
                 run(Command::new(python).arg("-m").arg("venv").arg(&venv))?;
                 run(Command::new(venv.join("bin/python"))
-                    .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check"])
+                    .args([
+                        "-m",
+                        "pip",
+                        "install",
+                        "--quiet",
+                        "--disable-pip-version-check",
+                    ])
                     .arg(format!("{package}=={version}")))?;
                 std::fs::write(&marker, "")?;
                 Ok(())
@@ -121,13 +129,23 @@ impl Toolchains {
                 && std::fs::read_to_string(&manifest)
                     .is_ok_and(|m| m.contains(&format!("\"version\": \"{COMPONENTIZE_QJS}\"")))
         };
-        self.ensure(&format!("componentize-qjs {COMPONENTIZE_QJS}"), ready, || {
-            std::fs::create_dir_all(&prefix)?;
-            run(Command::new("npm")
-                .args(["install", "--no-audit", "--no-fund", "--no-save", "--prefix"])
-                .arg(&prefix)
-                .arg(format!("componentize-qjs@{COMPONENTIZE_QJS}")))
-        })?;
+        self.ensure(
+            &format!("componentize-qjs {COMPONENTIZE_QJS}"),
+            ready,
+            || {
+                std::fs::create_dir_all(&prefix)?;
+                run(Command::new("npm")
+                    .args([
+                        "install",
+                        "--no-audit",
+                        "--no-fund",
+                        "--no-save",
+                        "--prefix",
+                    ])
+                    .arg(&prefix)
+                    .arg(format!("componentize-qjs@{COMPONENTIZE_QJS}")))
+            },
+        )?;
         Ok(bin)
     }
 
