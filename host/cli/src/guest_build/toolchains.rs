@@ -116,6 +116,8 @@ impl Toolchains {
         let venv = self.python_venv("zig", "ziglang", ZIGLANG)?;
         let mut zig = Command::new(venv.join("bin/python"));
         zig.args(["-m", "ziglang"]);
+        // zig caches compiled wasi-libc and objects; keep them with the toolchain.
+        zig.env("ZIG_GLOBAL_CACHE_DIR", self.path("zig-cache"));
         Ok(zig)
     }
 
