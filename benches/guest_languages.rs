@@ -1,7 +1,9 @@
 //! The same env in four guest languages: `geode new`'s Parity game built in Rust, Python,
 //! JavaScript and C, measured side by side. Prints one table row per language: component size,
 //! cold compile (no compile cache), instance creation (instantiate + `create`), a warm step of
-//! one env, and steps per second of a 64-env vector env (sync, every core).
+//! one env, an empty step (a guest that only answers: the cost of the call itself, which tells
+//! the interpreter's share of a step), and steps per second of a 64-env vector env (sync,
+//! every core).
 //!
 //! `cargo bench -p geode-benches --bench guest_languages -- [--steps N] [--langs rust,python]`
 //! Toolchains install into `target/geode-toolchains` on first use; components are cached.
@@ -21,6 +23,8 @@ struct Row {
     compile: Duration,
     instance: Duration,
     step: Duration,
+    /// A step that only answers (the hostile guest's `healthy` id): the cost of the call itself.
+    empty_step: Option<Duration>,
     vector_rate: f64,
 }
 
@@ -40,6 +44,27 @@ fn component(language: Language) -> PathBuf {
     }
     let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).expect("toolchains");
     guest_build::build_with(&dir, false, &tools).expect("geode build")
+}
+
+/// The mean step of the `healthy` id of the language's hostile test guest, which does no work:
+/// what crossing into the guest and back costs in that language.
+fn empty_step(language: Language, n: u32) -> Option<Duration> {
+    let (dir, id) = match language {
+        Language::Rust => return None,
+        Language::Python => ("hostile-python", "hostile-py:healthy"),
+        Language::Js => ("hostile-js", "hostile-js:healthy"),
+        Language::C => ("hostile-c", "hostile-c:healthy"),
+    };
+    let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).ok()?;
+    let wasm =
+        guest_build::build_with(&workspace().join("tests/guests").join(dir), false, &tools).ok()?;
+    let mut registry = Registry::empty(Runtime::new().ok()?);
+    registry.add_file(&wasm).ok()?;
+    let mut env = registry.make(id, json!({})).ok()?;
+    env.reset(Some(0)).ok()?;
+    Some(mean(n, || {
+        env.step("x").expect("step");
+    }))
 }
 
 /// Mean time of `f` over `n` runs.
@@ -92,6 +117,7 @@ fn measure(language: Language, steps: usize) -> Row {
         }
     });
 
+    let empty_step = empty_step(language, n);
     let mut vec = registry
         .make_vec(&VecSpec::uniform(id, 64, 0))
         .expect("make_vec");
@@ -111,6 +137,7 @@ fn measure(language: Language, steps: usize) -> Row {
         compile,
         instance,
         step,
+        empty_step,
         vector_rate,
     }
 }
@@ -134,18 +161,22 @@ fn main() {
         }
     }
     println!(
-        "| language | component | cold compile | instance creation | warm step | 64-env vector steps/s |"
+        "| language | component | cold compile | instance creation | warm step | empty step | 64-env vector steps/s |"
     );
-    println!("|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|");
     for language in languages {
         let row = measure(language, steps);
         println!(
-            "| {:?} | {:.2} MB | {:.2} s | {:.0} µs | {:.1} µs | {:.0} |",
+            "| {:?} | {:.2} MB | {:.2} s | {:.0} µs | {:.1} µs | {} | {:.0} |",
             row.language,
             row.bytes as f64 / 1e6,
             row.compile.as_secs_f64(),
             row.instance.as_secs_f64() * 1e6,
             row.step.as_secs_f64() * 1e6,
+            row.empty_step.map_or("-".to_owned(), |d| format!(
+                "{:.1} µs",
+                d.as_secs_f64() * 1e6
+            )),
             row.vector_rate,
         );
     }
