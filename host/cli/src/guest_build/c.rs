@@ -24,6 +24,7 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
             "wasm32-wasi",
             "-mexec-model=reactor",
             "-O2",
+            "-s", // no debug sections: a smaller component
         ])
         .args([
             "-std=gnu11",
