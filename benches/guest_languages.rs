@@ -99,7 +99,7 @@ fn measure(language: Language, steps: usize) -> Row {
     let mut answer = 0usize;
     let mut next = || {
         answer += 1;
-        if answer % 2 == 0 {
+        if answer.is_multiple_of(2) {
             "\\boxed{even}"
         } else {
             "\\boxed{odd}"
@@ -127,7 +127,7 @@ fn measure(language: Language, steps: usize) -> Row {
     let rounds = (steps / 64).max(10);
     let started = Instant::now();
     for r in 0..rounds {
-        let batch = if r % 2 == 0 { &even } else { &odd };
+        let batch = if r.is_multiple_of(2) { &even } else { &odd };
         vec.step(Actions::All(batch)).expect("vector step");
     }
     let vector_rate = (rounds * 64) as f64 / started.elapsed().as_secs_f64();
