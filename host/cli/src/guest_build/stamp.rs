@@ -8,11 +8,23 @@ use std::path::Path;
 /// Directories never hashed: build outputs and dependency trees.
 const SKIPPED: &[&str] = &["build", "target", "node_modules", ".git", "__pycache__"];
 
+/// How components are built (flags, staging, glue): a change rebuilds every project.
+const RECIPE: &[&str] = &[
+    include_str!("c.rs"),
+    include_str!("componentize.rs"),
+    include_str!("js.rs"),
+    include_str!("python.rs"),
+    include_str!("rust.rs"),
+];
+
 /// A hash of everything the project's component depends on.
 pub fn fingerprint(project: &Project) -> Result<String> {
     let mut hasher = Sha256::new();
     hasher.update(format!("{:?}\n", project.language));
     hasher.update(toolchains::versions());
+    for source in RECIPE {
+        hasher.update(source);
+    }
     hash_tree(&mut hasher, &project.dir, &project.dir)?;
     let sdk = match project.language {
         Language::Rust => "rust",
