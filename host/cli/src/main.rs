@@ -13,6 +13,7 @@ mod run;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
+use geode_cli::{episodes, guest_build, new};
 use geode_runtime::{Registry, Runtime};
 use std::path::PathBuf;
 
@@ -54,6 +55,12 @@ enum Command {
     },
     /// Run the conformance suite on plugin files or env ids; exits 1 if any check fails.
     Check(check::CheckArgs),
+    /// Create a plugin project in Rust, Python, JavaScript or C.
+    New(new::NewArgs),
+    /// Build a plugin project into a component (installs the language's toolchain once).
+    Build(guest_build::BuildArgs),
+    /// Build a plugin project and play the scripted episodes of its tests/*.json.
+    Test(episodes::TestArgs),
 }
 
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
@@ -91,6 +98,9 @@ fn main() {
         Command::Play(args) => registry(&cli.sources).and_then(|r| play::play(&r, args)),
         Command::Inspect { target } => inspect::inspect(&cli.sources, target),
         Command::Check(args) => check::check(&cli.sources, args),
+        Command::New(args) => new::run(args),
+        Command::Build(args) => guest_build::run(args),
+        Command::Test(args) => episodes::run(args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

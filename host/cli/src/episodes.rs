@@ -1,0 +1,210 @@
+//! `geode test DIR`: builds a plugin project and plays the scripted episodes of its
+//! `tests/*.json` files against the built component.
+//!
+//! An episode file is a JSON list of episodes; each names the env `id`, optional `config`
+//! overrides and `seed`, what the reset must show (`reset`), then the `steps`: an `action` and
+//! what must follow. Every expectation is optional:
+//!
+//! ```json
+//! [{"name": "a right call scores", "id": "demo:Coin-v0", "seed": 3,
+//!   "reset": {"observation_contains": "heads or tails"},
+//!   "steps": [{"action": "heads", "reward": 1.0, "terminated": true,
+//!              "observation_contains": "flipped", "info": {"round": 1}}]}]
+//! ```
+//!
+//! Seeds make episodes exact, so a script can pin every rule and reward of an env.
+
+use anyhow::{Context, Result, bail};
+use clap::Args;
+use geode_runtime::{Env, Limits, Registry, Runtime};
+use serde::Deserialize;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `geode test`.
+#[derive(Args)]
+pub struct TestArgs {
+    /// The plugin project directory.
+    #[arg(value_name = "DIR", default_value = ".")]
+    dir: PathBuf,
+}
+
+/// One scripted episode.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Episode {
+    /// What the episode shows, for the report.
+    pub name: String,
+    /// The env id.
+    pub id: String,
+    /// Configuration overrides.
+    #[serde(default)]
+    pub config: Map<String, Value>,
+    /// The reset's seed (none: unseeded).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// What the reset must return.
+    #[serde(default)]
+    pub reset: Expect,
+    /// The actions, each with what it must return.
+    #[serde(default)]
+    pub steps: Vec<ScriptedStep>,
+}
+
+/// One action and its expected outcome.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScriptedStep {
+    /// The action sent.
+    pub action: String,
+    /// What the step must return.
+    #[serde(flatten)]
+    pub expect: Expect,
+}
+
+/// Expectations on a reset or step; each one left out is not checked.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Expect {
+    /// The observation, exactly.
+    observation: Option<String>,
+    /// A piece of the observation.
+    observation_contains: Option<String>,
+    /// The reward (within 1e-9).
+    reward: Option<f64>,
+    /// The terminated flag.
+    terminated: Option<bool>,
+    /// The truncated flag.
+    truncated: Option<bool>,
+    /// Entries the info object must have (others may be there too).
+    info: Option<Map<String, Value>>,
+    /// The call must be refused with an error whose text contains this (for `reset`: making
+    /// the env or resetting it).
+    error: Option<String>,
+}
+
+impl Expect {
+    fn check_text(&self, observation: &str, info: &Map<String, Value>) -> Result<(), String> {
+        if let Some(want) = &self.observation
+            && observation != want
+        {
+            return Err(format!("observation {observation:?}, expected {want:?}"));
+        }
+        if let Some(part) = &self.observation_contains
+            && !observation.contains(part.as_str())
+        {
+            return Err(format!("observation {observation:?} lacks {part:?}"));
+        }
+        for (key, want) in self.info.iter().flatten() {
+            if info.get(key) != Some(want) {
+                return Err(format!(
+                    "info[{key:?}] is {:?}, expected {want}",
+                    info.get(key)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn check<T>(
+        &self,
+        outcome: geode_runtime::Result<T>,
+        fields: impl FnOnce(&T) -> Result<(), String>,
+    ) -> Result<Option<T>, String> {
+        match (outcome, &self.error) {
+            (Ok(_), Some(want)) => Err(format!("expected an error containing {want:?}")),
+            (Err(e), Some(want)) if e.to_string().contains(want.as_str()) => Ok(None),
+            (Err(e), _) => Err(format!("error: {e}")),
+            (Ok(out), None) => fields(&out).map(|()| Some(out)),
+        }
+    }
+}
+
+/// Plays `episode` on an env made from `registry`; `Err` says which call differed and how.
+pub fn play(registry: &Registry, episode: &Episode) -> Result<(), String> {
+    let overrides = Value::Object(episode.config.clone());
+    let made = registry.make_component(&episode.id, &overrides, &Limits::default());
+    let mut env = match (made, &episode.reset.error) {
+        // A configuration the env refuses: the script expects the refusal at creation.
+        (Err(e), Some(want)) if e.to_string().contains(want.as_str()) => return Ok(()),
+        (made, _) => made.map_err(|e| format!("make: {e}"))?,
+    };
+    let reset = env.reset(episode.seed);
+    episode
+        .reset
+        .check(reset, |r| {
+            episode.reset.check_text(&r.observation, &r.info.to_map())
+        })
+        .map_err(|e| format!("reset: {e}"))?;
+    for (n, step) in episode.steps.iter().enumerate() {
+        let expect = &step.expect;
+        let outcome = env.step(&step.action);
+        expect
+            .check(outcome, |s| {
+                if let Some(want) = expect.reward
+                    && (s.reward - want).abs() > 1e-9
+                {
+                    return Err(format!("reward {}, expected {want}", s.reward));
+                }
+                if let Some(want) = expect.terminated
+                    && s.terminated != want
+                {
+                    return Err(format!("terminated {}, expected {want}", s.terminated));
+                }
+                if let Some(want) = expect.truncated
+                    && s.truncated != want
+                {
+                    return Err(format!("truncated {}, expected {want}", s.truncated));
+                }
+                expect.check_text(&s.observation, &s.info.to_map())
+            })
+            .map_err(|e| format!("step {} ({:?}): {e}", n + 1, step.action))?;
+    }
+    Ok(())
+}
+
+/// The episodes of every `tests/*.json` file of a project, with the file each came from.
+pub fn scripted(dir: &Path) -> Result<Vec<(PathBuf, Episode)>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("tests"))
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "json"));
+    files.sort();
+    let mut episodes = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file)?;
+        let list: Vec<Episode> =
+            serde_json::from_str(&text).with_context(|| format!("reading {}", file.display()))?;
+        episodes.extend(list.into_iter().map(|e| (file.clone(), e)));
+    }
+    Ok(episodes)
+}
+
+/// `geode test`: build, then play every scripted episode; fails if any differs.
+pub fn run(args: &TestArgs) -> Result<()> {
+    let component = crate::guest_build::build(&args.dir, false)?;
+    let mut registry = Registry::empty(Runtime::new()?);
+    registry.add_file(&component)?;
+    let episodes = scripted(&args.dir)?;
+    if episodes.is_empty() {
+        bail!(
+            "{} has no scripted episodes (tests/*.json)",
+            args.dir.display()
+        );
+    }
+    let mut failed = 0;
+    for (file, episode) in &episodes {
+        match play(&registry, episode) {
+            Ok(()) => println!("ok    {}", episode.name),
+            Err(why) => {
+                failed += 1;
+                println!("FAIL  {} ({}): {why}", episode.name, file.display());
+            }
+        }
+    }
+    println!("{} passed, {failed} failed", episodes.len() - failed);
+    if failed > 0 {
+        bail!("{failed} scripted episodes failed");
+    }
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! JavaScript plugins: `plugin.js` (an ES module exporting its `Env` subclasses) and the
+//! modules it imports, with `sdk/js` as the package `geode-sdk`, snapshotted with QuickJS into
+//! a component by componentize-qjs.
+
+use super::toolchains::{Toolchains, copy_tree, run};
+use super::{Project, sources};
+use anyhow::Result;
+use std::path::Path;
+use std::process::Command;
+
+/// The world JavaScript plugins target: the env plugin world plus WASI randomness, which
+/// QuickJS does not expose (`Math.random` is frozen in the build-time snapshot): the SDK seeds
+/// unseeded generators from it, and the host seeds and records it.
+const WORLD: &str = "package geode:js-plugin;\n\n\
+                     world js-env-plugin {\n    \
+                     include geode:env/env-plugin@0.1.0;\n    \
+                     import wasi:random/random@0.2.0;\n}\n";
+
+/// The one WASI interface the world names (its standard definition, trimmed to what is used).
+const WASI_RANDOM: &str = "package wasi:random@0.2.0;\n\n\
+                           interface random {\n    \
+                           get-random-u64: func() -> u64;\n}\n";
+
+/// The module componentize-qjs starts from: the plugin's envs behind the SDK's glue.
+const ENTRY: &str = "import * as plugin from \"./plugin.js\";\n\
+                     import { contract } from \"geode-sdk/contract.js\";\n\
+                     export const env = contract(plugin);\n";
+
+/// Builds `project` into the component `out`.
+pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
+    let qjs = tools.componentize_qjs()?;
+    let stage = project.stage("js")?;
+    copy_tree(&project.dir, &stage)?;
+    copy_tree(&sources::sdk("js")?, &stage.join("node_modules/geode-sdk"))?;
+    let wit = stage.join(".wit");
+    copy_tree(&sources::wit()?, &wit.join("deps/geode-env"))?;
+    std::fs::create_dir_all(wit.join("deps/wasi-random"))?;
+    std::fs::write(wit.join("deps/wasi-random/random.wit"), WASI_RANDOM)?;
+    std::fs::write(wit.join("world.wit"), WORLD)?;
+    let entry = stage.join("geode-entry.js");
+    std::fs::write(&entry, ENTRY)?;
+    run(Command::new(qjs)
+        .arg("--sync")
+        .arg("--wit")
+        .arg(&wit)
+        .args(["--world", "js-env-plugin"])
+        .arg("--js")
+        .arg(&entry)
+        .arg("--module-root")
+        .arg(&stage)
+        .arg("-o")
+        .arg(out))
+}

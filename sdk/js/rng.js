@@ -1,0 +1,78 @@
+/**
+ * The env's random number generator (xoshiro128**, seeded through SplitMix32), owned by the
+ * SDK and reseeded before every seeded reset. Integer-exact in every JavaScript engine, so a
+ * seed gives the same draws in the component and in node tests.
+ */
+
+function splitmix32(state) {
+  let z = (state.x = (state.x + 0x9e3779b9) | 0);
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+export class Rng {
+  /** A generator seeded with `seed` (a non-negative integer). */
+  constructor(seed = 0) {
+    this.seed(seed);
+  }
+
+  /** Reseeds: the same seed gives the same draws. */
+  seed(seed) {
+    const mix = { x: (seed % 0x100000000) ^ Math.imul(Math.floor(seed / 0x100000000), 0x27d4eb2d) };
+    this.s = [splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)];
+    if (this.s.every((v) => v === 0)) this.s[0] = 1;
+  }
+
+  /** A uniform 32-bit unsigned integer. */
+  next32() {
+    const s = this.s;
+    const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9) >>> 0;
+    const t = s[1] << 9;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 11);
+    return result;
+  }
+
+  /** A uniform integer in `[0, n)` (n up to 2^32), without modulo bias. */
+  below(n) {
+    if (!(n >= 1 && n <= 0x100000000)) throw new RangeError(`below(${n})`);
+    const limit = 0x100000000 - (0x100000000 % n);
+    for (;;) {
+      const x = this.next32();
+      if (x < limit) return x % n;
+    }
+  }
+
+  /** A uniform integer in `[lo, hi]`. */
+  int(lo, hi) {
+    return lo + this.below(hi - lo + 1);
+  }
+
+  /** A uniform float in `[0, 1)`. */
+  random() {
+    return this.next32() / 0x100000000;
+  }
+
+  /** A uniform element of `items`. */
+  choice(items) {
+    return items[this.below(items.length)];
+  }
+
+  /** Shuffles `items` in place (Fisher-Yates) and returns it. */
+  shuffle(items) {
+    for (let i = items.length - 1; i > 0; i--) {
+      const j = this.below(i + 1);
+      [items[i], items[j]] = [items[j], items[i]];
+    }
+    return items;
+  }
+}
+
+function rotl(x, k) {
+  return (x << k) | (x >>> (32 - k));
+}

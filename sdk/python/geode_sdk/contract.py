@@ -1,0 +1,88 @@
+"""The glue between the plugin's env classes and the component contract.
+
+``geode build`` makes this module's ``Env`` the component's ``env`` export; plugin authors
+never import it. Refusals (:class:`GeodeError`) become the contract's typed ``env-error``;
+any other exception ends the instance, so the host reports a guest trap with the end of
+its traceback."""
+
+import json
+import os
+import sys
+import traceback
+
+from componentize_py_types import Err
+from wit_world import exports
+from wit_world.imports import types
+
+from .env import registered
+from .errors import GeodeError
+from .slot import Slot, info_json
+
+_ERRORS = {
+    "bad-config": types.EnvError_BadConfig,
+    "unknown-id": types.EnvError_UnknownId,
+    "invalid-state": types.EnvError_InvalidState,
+    "bad-state": types.EnvError_BadState,
+    "internal": types.EnvError_Internal,
+}
+
+
+def _refused(error):
+    return Err(_ERRORS[error.kind](str(error)))
+
+
+def _guarded(call):
+    """Runs ``call``: a refusal becomes the contract's error; any other exception is a bug,
+    reported as a trap whose message is the end of its traceback (printed to stderr, which
+    the host reads, before the instance exits)."""
+    try:
+        return call()
+    except GeodeError as error:
+        raise _refused(error) from None
+    except BaseException:  # noqa: BLE001 - every other exception ends the instance
+        traceback.print_exc()
+        sys.stderr.flush()
+        os._exit(70)
+
+
+class Instance:
+    """The contract's ``instance`` resource: one :class:`Slot`."""
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def reset(self, seed):
+        out = _guarded(lambda: self.slot.reset(seed))
+        return types.ResetResult(str(out.observation), _guarded(lambda: info_json(out.info)))
+
+    def step(self, action):
+        out = _guarded(lambda: self.slot.step(action))
+        return types.StepResult(
+            str(out.observation),
+            float(out.reward),
+            bool(out.terminated),
+            bool(out.truncated),
+            _guarded(lambda: info_json(out.info)),
+        )
+
+    def sample_random_action(self):
+        return _guarded(self.slot.sample_random_action)
+
+    def get_state(self):
+        return _guarded(self.slot.get_state)
+
+    def set_state(self, state):
+        _guarded(lambda: self.slot.set_state(state))
+
+
+class Env(exports.Env):
+    """The component's ``env`` export."""
+
+    def describe(self):
+        return [
+            types.PluginSpec(spec.id, json.dumps(spec.default_config), spec.description)
+            for spec, _ in registered().values()
+        ]
+
+    def create(self, id, config):
+        return Instance(_guarded(lambda: Slot(id, json.loads(config))))

@@ -1,0 +1,176 @@
+//! Plugins in Python, JavaScript and C (and Rust, from `geode new`), built by the `geode build`
+//! code from this repo's SDKs: projects made by `geode new` build and pass the conformance
+//! suite and their scripted episodes; the examples replay exactly per seed; hostile guests in
+//! each language end in typed errors and leave the host working.
+//!
+//! Toolchains are installed once into `target/geode-toolchains`; built components are cached by
+//! their stamps, so only the fresh `geode new` projects are rebuilt on every run.
+
+use geode_cli::episodes;
+use geode_cli::guest_build::{self, Language, toolchains::Toolchains};
+use geode_runtime::conformance::{CheckOptions, check_env};
+use geode_runtime::{Env, Error, Limits, PluginKind, Registry, Runtime};
+use geode_tests::runtime;
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Builds the project in `dir`. Builds run one at a time: each one uses both cores.
+fn build(dir: &Path) -> PathBuf {
+    static BUILDS: Mutex<()> = Mutex::new(());
+    let _one = BUILDS.lock().unwrap_or_else(|p| p.into_inner());
+    let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).unwrap();
+    guest_build::build_with(dir, false, &tools)
+        .unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
+}
+
+/// A registry holding only the component of the project in `dir`.
+fn load(dir: &Path) -> Registry {
+    let mut registry = Registry::empty(runtime());
+    registry.add_file(&build(dir)).expect("the component loads");
+    registry
+}
+
+/// Every env id of `registry` passes the conformance suite, and every scripted episode of the
+/// project in `dir` plays as written.
+fn conforms(registry: &Registry, dir: &Path) {
+    let ids: Vec<String> = registry
+        .ids_of(PluginKind::Env)
+        .map(str::to_owned)
+        .collect();
+    assert!(ids.len() >= 2, "{}: ids {ids:?}", dir.display());
+    for id in &ids {
+        let report = check_env(registry, id, &CheckOptions::default());
+        assert!(report.passed(), "{id}:\n{report}");
+    }
+    let scripted = episodes::scripted(dir).unwrap();
+    assert!(
+        !scripted.is_empty(),
+        "{}: no scripted episodes",
+        dir.display()
+    );
+    for (file, episode) in &scripted {
+        if let Err(why) = episodes::play(registry, episode) {
+            panic!("{} ({}): {why}", episode.name, file.display());
+        }
+    }
+}
+
+#[test]
+fn new_projects_build_and_pass_in_every_language() {
+    let root = workspace().join(format!("target/tmp/guest-sdks-{}", std::process::id()));
+    for language in Language::ALL {
+        let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
+        geode_cli::new::create(&dir, language).unwrap();
+        let registry = load(&dir);
+        conforms(&registry, &dir);
+        let ids: Vec<&str> = registry.ids().collect();
+        assert_eq!(ids, ["x:Parity-v0", "x:Parity-v0-long"], "{language:?}");
+    }
+    std::fs::remove_dir_all(&root).ok();
+}
+
+fn example(language: &str) -> PathBuf {
+    workspace().join("examples/plugins").join(language)
+}
+
+#[test]
+fn examples_pass_conformance_and_their_scripts() {
+    for language in ["python", "js", "c"] {
+        let dir = example(language);
+        conforms(&load(&dir), &dir);
+    }
+}
+
+/// The transcript of one episode of `id` from `seed`, with the env's own random actions.
+fn transcript(registry: &Registry, id: &str, seed: u64) -> Vec<String> {
+    let mut env = registry.make(id, json!({})).unwrap();
+    let mut lines = vec![env.reset(Some(seed)).unwrap().observation];
+    for _ in 0..40 {
+        let action = env.sample_random_action().unwrap();
+        let step = env.step(&action).unwrap();
+        lines.push(format!("{action} -> {} {}", step.observation, step.reward));
+        if step.done() {
+            break;
+        }
+    }
+    lines
+}
+
+#[test]
+fn examples_replay_each_seed_and_differ_across_seeds() {
+    for (language, id) in [
+        ("python", "example:TwentyFour-v0"),
+        ("js", "example:Nim-v0"),
+        ("c", "example:TicTacToe-v0"),
+    ] {
+        let registry = load(&example(language));
+        let first: Vec<Vec<String>> = (0..100).map(|s| transcript(&registry, id, s)).collect();
+        let again: Vec<Vec<String>> = (0..100).map(|s| transcript(&registry, id, s)).collect();
+        assert_eq!(first, again, "{id}: a seed gave two episodes");
+        let distinct: std::collections::HashSet<&Vec<String>> = first.iter().collect();
+        assert!(
+            distinct.len() >= 90,
+            "{id}: {} distinct episodes of 100",
+            distinct.len()
+        );
+    }
+}
+
+/// Steps `id` with `go`, expecting a trap-class error, then checks the env recovers on reset
+/// and a healthy env of the same plugin never noticed.
+fn attack(registry: &Registry, id: &str, healthy: &str) -> Error {
+    let limits = Limits::default();
+    let mut sibling = registry
+        .make_component(healthy, &json!({}), &limits)
+        .unwrap();
+    sibling.reset(Some(0)).unwrap();
+    sibling.step("before").unwrap();
+    let mut env = registry.make_component(id, &json!({}), &limits).unwrap();
+    env.reset(Some(0)).unwrap();
+    let error = env.step("go").expect_err("the attack must fail");
+    assert!(error.is_trap(), "{id}: {error}");
+    assert_eq!(env.reset(Some(1)).unwrap().observation, "ready", "{id}");
+    assert_eq!(
+        sibling.step("after").unwrap().observation,
+        "step 2 got after"
+    );
+    error
+}
+
+#[test]
+fn hostile_guests_in_every_language_end_in_typed_errors() {
+    let root = workspace().join("tests/guests");
+    for (language, prefix, crash, words) in [
+        ("python", "hostile-py", "raise", "the python guest gave up"),
+        ("js", "hostile-js", "throw", "the javascript guest gave up"),
+        ("c", "hostile-c", "abort", "the c guest gave up"),
+    ] {
+        let registry = load(&root.join(format!("hostile-{language}")));
+        let healthy = format!("{prefix}:healthy");
+        let spin = attack(&registry, &format!("{prefix}:spin"), &healthy);
+        assert!(
+            matches!(spin, Error::OutOfFuel { .. } | Error::Deadline { .. }),
+            "{language} spin: {spin}"
+        );
+        let bomb = attack(&registry, &format!("{prefix}:memory-bomb"), &healthy);
+        assert!(
+            matches!(bomb, Error::MemoryLimit { .. } | Error::GuestTrap { .. }),
+            "{language} memory bomb: {bomb}"
+        );
+        let crashed = attack(&registry, &format!("{prefix}:{crash}"), &healthy);
+        assert!(
+            matches!(&crashed, Error::GuestTrap { message, .. } if message.contains(words)),
+            "{language} {crash}: {crashed}"
+        );
+    }
+    // The host is unaffected: a fresh runtime still loads and runs a plugin.
+    let mut registry = Registry::empty(Runtime::new().unwrap());
+    registry.add_file(&build(&example("c"))).unwrap();
+    let mut env = registry.make("example:TicTacToe-v0", json!({})).unwrap();
+    env.reset(Some(0)).unwrap();
+}
