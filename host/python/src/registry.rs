@@ -27,7 +27,12 @@ pub fn current() -> Result<Arc<Registry>, Error> {
     }
     let runtime =
         Runtime::new().map_err(|e| Error::Internal(format!("starting wasmtime: {e:#}")))?;
-    let registry = Arc::new(Registry::standard(runtime)?);
+    let mut registry = Registry::standard(runtime)?;
+    // `tool:search` (geode-search), unless the standard registry already provides it.
+    if registry.lookup(geode_search::SEARCH_TOOL_ID).is_err() {
+        registry.add_native(Arc::new(geode_search::SearchProvider))?;
+    }
+    let registry = Arc::new(registry);
     *slot = Some(registry.clone());
     Ok(registry)
 }
