@@ -4,8 +4,8 @@ use geode_runtime::conformance::{CheckOptions, CheckReport, check_env};
 use geode_runtime::gem::CODE_ENV_IDS;
 use geode_runtime::sandbox::FUEL_PER_SECOND;
 use geode_runtime::{Limits, PluginKind, Registry};
-use geode_tests::{registry, runtime};
 use serde_json::json;
+use geode_tests::{registry, runtime};
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -27,8 +27,7 @@ fn builtin_env_ids() -> Vec<String> {
 fn options_for(id: &str, options: &CheckOptions) -> CheckOptions {
     let mut options = options.clone();
     if CODE_ENV_IDS.iter().any(|(code_id, _)| *code_id == id) {
-        options.overrides =
-            json!({"timeout": 60, "fuel": 5 * FUEL_PER_SECOND, "answer_timeout": 120});
+        options.overrides = json!({"timeout": 60, "fuel": 5 * FUEL_PER_SECOND, "answer_timeout": 120});
     }
     options
 }
