@@ -118,5 +118,5 @@ def test_python_and_search_tools_in_one_wrapper(gem):
     obs, reward, _, _, info = env.step("<search>Hallstatt</search>")
     assert info["tool_type"] == "search" and reward == pytest.approx(0.3) and "Austria" in obs
     obs, reward, _, _, info = env.step("<python>print(2 + 2)</python>")
-    assert info["tool_type"] == "python_code" and obs == "Code execution result: 4\n"
+    assert info["tool_type"] == "python_code" and obs == "Code execution result: 4\n\n"
     assert (info["tool_use_counter"], info["tool_success_counter"]) == (2, 2)

@@ -88,6 +88,14 @@ impl RemoteSearch {
                 self.timeout.as_secs_f64()
             ),
             ureq::Error::ConnectionFailed => format!("cannot connect to {}", self.url),
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
+                format!("cannot connect to {} (connection refused)", self.url)
+            }
+            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => format!(
+                "no answer from {} within {} s (timeout)",
+                self.url,
+                self.timeout.as_secs_f64()
+            ),
             ureq::Error::HostNotFound => format!("host of {} not found", self.url),
             ureq::Error::BadUri(uri) => format!("bad search_url `{uri}`"),
             ureq::Error::TlsRequired | ureq::Error::Tls(_) => format!(
