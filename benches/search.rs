@@ -146,9 +146,11 @@ fn main() {
 
     let Some((size, path)) = largest else { return };
     let mut registry = geode_benches::registry();
-    registry
-        .add_native(Arc::new(geode_search::SearchProvider))
-        .expect("tool:search");
+    if registry.lookup(geode_search::SEARCH_TOOL_ID).is_err() {
+        registry
+            .add_native(Arc::new(geode_search::SearchProvider))
+            .expect("tool:search");
+    }
     let options = MakeOptions::default().with_wrappers(vec![WrapperSpec::Tools {
         tools: vec![(
             "tool:search".into(),

@@ -29,12 +29,14 @@ const QA_IDS: &[(&str, &str, &str)] = &[
     ("eval:Musique", "search_eval_musique", "question"),
 ];
 
-/// The standard test registry plus `tool:search`.
+/// The standard test registry plus `tool:search` (unless the built-ins already provide it).
 fn registry() -> Registry {
     let mut registry = geode_tests::registry();
-    registry
-        .add_native(Arc::new(SearchProvider))
-        .expect("tool:search registers");
+    if registry.lookup(geode_search::SEARCH_TOOL_ID).is_err() {
+        registry
+            .add_native(Arc::new(SearchProvider))
+            .expect("tool:search registers");
+    }
     registry
 }
 
