@@ -18,6 +18,7 @@ mod math_grader;
 mod qa_env;
 mod sandbox_escapes;
 mod sdk_sandbox;
+mod search_tool;
 mod units;
 mod vector;
 mod wiki_game;

@@ -55,6 +55,7 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     }
     registry.add_native(Arc::new(gem::GemProvider))?;
     registry.add_native(Arc::new(math::MathProvider))?;
+    registry.add_native(Arc::new(geode_search::SearchProvider))?;
     Ok(registry)
 }
 

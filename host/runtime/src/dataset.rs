@@ -204,6 +204,36 @@ impl Datasets {
             .clone())
     }
 
+    /// Where a file the user named in their own configuration is: an absolute or `~/` path as
+    /// is, any other path inside the first data directory that holds it (checked as by
+    /// [`load`](Self::load): no `..`, no escaping symlinks). For host-side readers of files that
+    /// are not datasets, such as a search tool's corpus.
+    pub fn locate(&self, path: &str) -> Result<PathBuf> {
+        if let Some(full) = user_path(path)? {
+            return Ok(full);
+        }
+        let relative = Path::new(path);
+        check_relative(relative)?;
+        let roots = self.inner.read().expect("datasets lock").roots.clone();
+        if roots.is_empty() {
+            return Err(Error::InvalidArgument(format!(
+                "no data directory is configured (set GEODE_DATA_PATH, or add one with \
+                 `geode --data-dir`, `geode.add_data_dir` or `Datasets::add_root`); cannot find \
+                 {path}"
+            )));
+        }
+        for (root, dir) in &roots {
+            if dir.metadata(relative).is_ok_and(|m| m.is_file()) {
+                return Ok(root.join(relative));
+            }
+        }
+        let searched: Vec<String> = roots.iter().map(|(r, _)| r.display().to_string()).collect();
+        Err(Error::InvalidArgument(format!(
+            "{path} is in none of the data directories ({})",
+            searched.join(", ")
+        )))
+    }
+
     /// Adds JSONL text held in memory (such as data compiled into the binary) as dataset `name`,
     /// described as `source` in messages. Needs no data directory. Like [`load`](Self::load), a
     /// name already loaded keeps its first copy.

@@ -40,7 +40,8 @@ pub enum WrapperSpec {
 }
 
 impl WrapperSpec {
-    /// A native wrapper by GEM's name: `concat`, `concat_with_action`, `episode_tracking`.
+    /// A native wrapper by GEM's name: `concat`, `concat_with_action`, `episode_tracking`,
+    /// `search_tool`, `search_tool_no_int_reward`.
     pub fn by_name(name: &str) -> Result<Self> {
         match name {
             "concat" => Ok(WrapperSpec::Observation {
@@ -52,10 +53,29 @@ impl WrapperSpec {
                 max_history: None,
             }),
             "episode_tracking" => Ok(WrapperSpec::EpisodeTracking),
+            "search_tool" => Ok(search_tool(0.3)),
+            "search_tool_no_int_reward" => Ok(search_tool(0.0)),
             other => Err(Error::InvalidArgument(format!(
-                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking (wrapper plugins go by their id)"
+                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking, search_tool, search_tool_no_int_reward (wrapper plugins go by their id)"
             ))),
         }
+    }
+}
+
+/// GEM's `search_tool` wrappers: `tool:search` with 3 passages and a 5 s timeout, at most 5
+/// searches per episode, `tool_reward` per search (`tool:search` is registered by the
+/// `geode-search` crate's provider).
+fn search_tool(tool_reward: f64) -> WrapperSpec {
+    WrapperSpec::Tools {
+        tools: vec![(
+            "tool:search".to_owned(),
+            serde_json::json!({"topk": 3, "timeout": 5}),
+        )],
+        rewards: ToolRewards {
+            tool_reward,
+            max_tool_uses: Some(5),
+            ..ToolRewards::default()
+        },
     }
 }
 

@@ -100,11 +100,19 @@ def _python_tool(tool_reward: float = 0.0, tool_success_reward: float = 0.0, **t
                  tool_success_reward=tool_success_reward, max_tool_uses=5)
 
 
+def _search_tool(tool_reward: float = 0.0) -> WrapperFactory:
+    """GEM's ``search_tool`` entries: ``tool:search`` with 3 passages, a 5 s timeout and 5 uses
+    at most (a local index of the shipped corpus unless ``SEARCH_URL`` names a server)."""
+    return tools([["tool:search", {"topk": 3, "timeout": 5}]], tool_reward=tool_reward, max_tool_uses=5)
+
+
 WRAPPER_FACTORY = {
     # Order matters when stacking: a tool layer first, then an observation layer, then tracking.
     "python_tool": _python_tool(tool_reward=0.05, tool_success_reward=0.25),
     "python_tool_no_int_reward": _python_tool(),
     "python_tool_no_int_reward_last_line_error": _python_tool(keep_error_last_line=True),
+    "search_tool": _search_tool(tool_reward=0.3),
+    "search_tool_no_int_reward": _search_tool(),
     "concat": WrapperFactory("concat", NATIVE),
     "concat_with_action": WrapperFactory("concat_with_action", NATIVE),
     "concat_chat": WrapperFactory("concat_chat", CHAT),
