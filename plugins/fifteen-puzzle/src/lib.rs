@@ -8,11 +8,15 @@
 //! - at the turn limit the episode ends (terminated and truncated) with that step's reward plus
 //!   the share of squares holding their final tile (the gap counts as one).
 //!
-//! The board is a plain shuffle, as in GEM, so some starts cannot be solved.
+//! Every start can be solved, as in GEM's current rules (`init_algo`):
+//! - `monte_carlo` (the default): `mc_rand_moves` (100) random slides from the solved board, never
+//!   undoing the previous slide;
+//! - `pure_random`: a shuffle; when its parity says it cannot be solved, two random tiles swap.
 
 use geode_games::game::{fixed_or_choice, format_error_step, turn_limit_step};
 use geode_games::parse::last_boxed_match;
 use geode_games::prelude::*;
+use geode_games::pycompat::sample_indices;
 use geode_sdk::config::{at_least, between};
 use std::fmt::Write;
 
@@ -45,11 +49,73 @@ const MAX_ROWS: i64 = 100;
 /// The four moves, named as the agent writes them.
 const MOVES: [&str; 4] = ["up", "down", "left", "right"];
 
+/// Most random slides a configuration may ask for.
+const MAX_RAND_MOVES: i64 = 1_000_000;
+
+/// How a start board is drawn (`init_algo`).
+#[derive(Serialize, Deserialize, Clone, Copy, Debug, PartialEq)]
+enum Start {
+    /// Random slides from the solved board, none undoing the one before.
+    MonteCarlo { moves: u32 },
+    /// A shuffle, made solvable by swapping two tiles when needed.
+    PureRandom,
+}
+
+impl Start {
+    fn from_config(config: &Config) -> Result<Self, Error> {
+        let moves = match config.opt_int("mc_rand_moves")? {
+            Some(moves) => between::<u32>("mc_rand_moves", moves, 1, MAX_RAND_MOVES)?,
+            None => 100,
+        };
+        match config.opt_str("init_algo")?.unwrap_or("monte_carlo") {
+            "monte_carlo" => Ok(Start::MonteCarlo { moves }),
+            "pure_random" => Ok(Start::PureRandom),
+            other => Err(Error::bad_config(
+                "init_algo",
+                text!(
+                    "must be \"monte_carlo\" or \"pure_random\", not \"",
+                    other,
+                    "\""
+                ),
+            )),
+        }
+    }
+}
+
+/// The move that undoes `name`.
+fn opposite(name: &str) -> &'static str {
+    match name {
+        "up" => "down",
+        "down" => "up",
+        "left" => "right",
+        _ => "left",
+    }
+}
+
+/// Whether a row-major board (gap = `None`, side `rows`) can reach the solved board: the parity
+/// of its tile permutation plus the gap's distance from the top-left corner must be even, as it
+/// is for the solved board.
+fn solvable(board: &[Option<u32>], rows: usize) -> bool {
+    let last = board.len() as u32;
+    let mut tiles: Vec<u32> = board.iter().map(|t| t.unwrap_or(last)).collect();
+    let mut swaps = 0;
+    for i in 0..tiles.len() {
+        while tiles[i] as usize != i + 1 {
+            let target = tiles[i] as usize - 1;
+            tiles.swap(i, target);
+            swaps += 1;
+        }
+    }
+    let gap = board.iter().position(Option::is_none).unwrap_or(0);
+    (swaps + gap / rows + gap % rows).is_multiple_of(2)
+}
+
 /// One game of the sliding puzzle.
 #[derive(Serialize, Deserialize)]
 pub struct FifteenPuzzle {
     /// Size as configured; `None` means drawn at every reset (the `-random` id).
     fixed: Option<Size>,
+    start: Start,
     size: Size,
     /// Row-major squares; `None` is the gap.
     board: Vec<Option<u32>>,
@@ -136,6 +202,45 @@ impl FifteenPuzzle {
         Some((from, gap))
     }
 
+    /// Draws a solvable start board the configured way.
+    fn draw_board(&mut self, rng: &mut Rng) {
+        let rows = self.size.rows;
+        let greatest = self.greatest() as u32;
+        self.board = (1..=greatest).map(Some).chain([None]).collect();
+        match self.start {
+            Start::PureRandom => {
+                rng.shuffle(&mut self.board);
+                if !solvable(&self.board, rows) {
+                    // GEM samples two tiles from the non-gap squares in board order.
+                    let squares: Vec<usize> = (0..self.board.len())
+                        .filter(|&i| self.board[i].is_some())
+                        .collect();
+                    if let [a, b] = sample_indices(rng, squares.len(), 2)[..] {
+                        self.board.swap(squares[a], squares[b]);
+                    }
+                }
+            }
+            Start::MonteCarlo { moves } => {
+                let mut last: Option<&str> = None;
+                for _ in 0..moves {
+                    let possible: Vec<&'static str> = MOVES
+                        .into_iter()
+                        .filter(|&name| last.is_none_or(|l| opposite(l) != name))
+                        .filter(|name| self.source(name).is_some())
+                        .collect();
+                    // A one-square board has no move (GEM fails there); it stays solved.
+                    let Some(&name) = rng.choice(&possible) else {
+                        break;
+                    };
+                    if let Some((from, gap)) = self.source(name) {
+                        self.board.swap(from, gap);
+                    }
+                    last = Some(name);
+                }
+            }
+        }
+    }
+
     /// Whether square `i` holds its final tile (the last square: the gap).
     fn in_place(&self, i: usize) -> bool {
         let last = self.board.len() - 1;
@@ -158,7 +263,13 @@ impl FifteenPuzzle {
 impl Environment for FifteenPuzzle {
     fn specs() -> Vec<Spec> {
         let spec = |id: &str, what: &str, rows: Option<i64>, turns: Option<i64>| {
-            Spec::new(id, what, json!({ "num_rows": rows, "max_turns": turns }))
+            let config = json!({
+                "num_rows": rows,
+                "max_turns": turns,
+                "init_algo": "monte_carlo",
+                "mc_rand_moves": 100,
+            });
+            Spec::new(id, what, config)
         };
         vec![
             spec(
@@ -192,6 +303,7 @@ impl Environment for FifteenPuzzle {
         };
         Ok(FifteenPuzzle {
             fixed,
+            start: Start::from_config(&config)?,
             size: fixed.unwrap_or(RANDOM_SIZES[0]),
             board: Vec::new(),
             turn: 0,
@@ -202,9 +314,7 @@ impl Environment for FifteenPuzzle {
         // GEM's own random variant fails before drawing (it squares `None` in its constructor);
         // this draws the size the way its reset intends to.
         self.size = fixed_or_choice(self.fixed, &RANDOM_SIZES, rng);
-        let greatest = self.greatest() as u32;
-        self.board = (1..=greatest).map(Some).chain([None]).collect();
-        rng.shuffle(&mut self.board);
+        self.draw_board(rng);
         self.turn = 0;
         Ok(Reset::new(self.instructions()).info("suffix", self.suffix()))
     }
