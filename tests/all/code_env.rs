@@ -332,6 +332,7 @@ fn the_dataset_file_is_configurable() {
     let unknown = registry().make("code:CodeContest", json!({"datset": "x"}));
     let error = unknown.expect_err("an unknown key is refused");
     assert!(error.to_string().contains("datset"), "{error}");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

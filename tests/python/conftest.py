@@ -1,9 +1,14 @@
 """Shared fixtures of the Python suite (run through .ci/run after host/python/dev-install.sh)."""
 
+import os
 import subprocess
 from pathlib import Path
 
 import pytest
+
+# The suite runs offline: `datasets` and `huggingface_hub` fail at once instead of retrying.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -40,6 +40,11 @@ impl<T: Clone + Serialize + DeserializeOwned> Episodes<T> {
         self.walk.next(seed)
     }
 
+    /// Makes the next unseeded episode number `number` of the walk (`Env::seek_episode`).
+    pub(crate) fn seek(&mut self, number: u64) {
+        self.walk.seek(number);
+    }
+
     /// Makes `row` the current episode's.
     pub(crate) fn start(&mut self, row: T) {
         self.current = Some(row);

@@ -33,6 +33,11 @@ impl Walk {
         self.order.position()
     }
 
+    /// Moves the walk so that the next unseeded episode is number `number` from its start.
+    pub fn seek(&mut self, number: u64) {
+        self.order.seek(number);
+    }
+
     /// The row of the next episode (drawn from `seed` when given).
     pub fn next(&mut self, seed: Option<u64>) -> usize {
         let row = self.order.next(seed);

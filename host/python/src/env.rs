@@ -46,6 +46,9 @@ impl Env for SharedEnv {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         lock(&self.inner).spawn(same_state)
     }
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        lock(&self.inner).seek_episode(number)
+    }
 }
 
 /// What a closed env becomes: every call fails with a clear message.
@@ -153,15 +156,25 @@ pub fn make(
 #[pymethods]
 impl PyEnv {
     /// Starts an episode: `(observation, info)`. Without a seed the env continues its own
-    /// randomness (the first reset uses `make`'s `seed` if one was given).
-    #[pyo3(signature = (seed=None))]
+    /// randomness (the first reset uses `make`'s `seed` if one was given). `idx` (dataset envs,
+    /// as in GEM) poses row `idx` of the env's walk, and later resets go on from there.
+    #[pyo3(signature = (seed=None, idx=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<Seed>,
+        idx: Option<u64>,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let seed = self.take_seed(seed.map(|s| s.0));
-        let out = py.detach(|| lock(&self.env).reset(seed)).py_err(py)?;
+        let out = py
+            .detach(|| {
+                let mut env = lock(&self.env);
+                match idx {
+                    Some(idx) => env.seek_episode(idx).and_then(|()| env.reset(None)),
+                    None => env.reset(seed),
+                }
+            })
+            .py_err(py)?;
         Ok((out.observation, info_to_py(py, &out.info)?))
     }
 
@@ -281,6 +294,14 @@ impl PyEnv {
     #[getter]
     fn env_id(&self) -> &str {
         &self.id
+    }
+
+    /// The `seed` in the env's config (GEM's `env.seed` of dataset envs, which `spawn(seed=...)`
+    /// changes); `None` when the config has none or the env is a wrapper layer.
+    #[getter]
+    fn seed(&self) -> Option<u64> {
+        let (config, _) = self.made_with.as_ref()?;
+        config.get("seed").and_then(Value::as_u64)
     }
 
     /// The env this wrapper layer wraps (`None` for an unwrapped env).

@@ -7,6 +7,7 @@ use crate::seed::Seed;
 use geode_runtime::{Env, Result, Slot};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
 
 /// What owns slots: the sync vector env or the async pool. Visiting runs `visit` on slot
 /// `index` (the caller has released the GIL).
@@ -19,13 +20,14 @@ pub trait SlotHost: Send + Sync {
     ) -> Result<()>;
 }
 
-/// The vector env a slot belongs to.
-pub struct SlotOwner(Box<dyn SlotHost>);
+/// The vector env a slot belongs to (shared by every view of its slots).
+#[derive(Clone)]
+pub struct SlotOwner(Arc<dyn SlotHost>);
 
 impl SlotOwner {
     /// The slots of `host`.
     pub fn new(host: impl SlotHost + 'static) -> Self {
-        SlotOwner(Box::new(host))
+        SlotOwner(Arc::new(host))
     }
 
     fn with_slot<R>(
@@ -58,29 +60,57 @@ pub struct PySlotEnv {
     owner: SlotOwner,
     index: usize,
     id: String,
+    /// Whether this is the `.env` view, the innermost env (whose own `.env` is `None`).
+    innermost: bool,
 }
 
 impl PySlotEnv {
     /// Slot `index` of `owner`, whose env was made from `id`.
     pub fn new(owner: SlotOwner, index: usize, id: String) -> Self {
-        PySlotEnv { owner, index, id }
+        PySlotEnv {
+            owner,
+            index,
+            id,
+            innermost: false,
+        }
+    }
+
+    /// The same slot seen as its innermost env.
+    fn innermost_view(&self) -> PySlotEnv {
+        PySlotEnv {
+            owner: self.owner.clone(),
+            index: self.index,
+            id: self.id.clone(),
+            innermost: true,
+        }
     }
 }
 
 #[pymethods]
 impl PySlotEnv {
-    /// Starts an episode in this slot: `(observation, info)`.
-    #[pyo3(signature = (seed=None))]
+    /// Starts an episode in this slot: `(observation, info)`; `idx` as for a lone env.
+    #[pyo3(signature = (seed=None, idx=None))]
     fn reset<'py>(
         &self,
         py: Python<'py>,
         seed: Option<Seed>,
+        idx: Option<u64>,
     ) -> PyResult<(String, Bound<'py, PyDict>)> {
         let seed = seed.map(|s| s.0);
-        let (observation, info) = self
-            .owner
-            .with_slot(py, self.index, |slot| slot.reset(seed))?;
+        let (observation, info) = self.owner.with_slot(py, self.index, |slot| {
+            if let Some(idx) = idx {
+                slot.env_mut().seek_episode(idx)?;
+            }
+            slot.reset(if idx.is_some() { None } else { seed })
+        })?;
         Ok((observation, info_to_py(py, &info)?))
+    }
+
+    /// Makes the slot's next reset without a seed pose row `number` of its dataset walk (GEM's
+    /// `reset(idx=number)`); envs without a dataset walk refuse.
+    fn seek_episode(&self, py: Python<'_>, number: u64) -> PyResult<()> {
+        self.owner
+            .with_slot(py, self.index, |slot| slot.env_mut().seek_episode(number))
     }
 
     /// Applies one action without autoreset: `(observation, reward, terminated, truncated, info)`.
@@ -123,18 +153,20 @@ impl PySlotEnv {
         self.index
     }
 
-    /// GEM's `vec.envs[i].env` and `.unwrapped`: the slot itself. A native vector env runs a
-    /// slot's wrappers inside the slot, and what callers reach through `.env` (a random action,
-    /// the state, the id) is the same for the slot as for its innermost env.
+    /// GEM's `vec.envs[i].env`: the same slot seen as its innermost env. A native vector env
+    /// runs a slot's wrappers inside the slot, and what callers reach through `.env` (a random
+    /// action, the state, the id) is the same for the slot as for its innermost env. The
+    /// innermost view's own `.env` is `None`, as for an unwrapped env, so loops that unwrap
+    /// until no `.env` is left end.
     #[getter]
-    fn env(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
+    fn env(&self) -> Option<PySlotEnv> {
+        (!self.innermost).then(|| self.innermost_view())
     }
 
-    /// See `env`.
+    /// The innermost env (see `env`).
     #[getter]
-    fn unwrapped(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-        slf
+    fn unwrapped(&self) -> PySlotEnv {
+        self.innermost_view()
     }
 
     fn __repr__(&self) -> String {

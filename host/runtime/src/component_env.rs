@@ -83,4 +83,8 @@ impl Env for ComponentEnv {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         self.member().spawn(same_state)
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.member().seek_episode(number)
+    }
 }

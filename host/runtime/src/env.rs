@@ -169,6 +169,17 @@ pub trait Env: Send {
 
     /// A new env of the same id and configuration; with `same_state`, in this env's state.
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>>;
+
+    /// Makes the next reset without a seed start episode `number` of the env's unseeded
+    /// sequence, which then goes on from there: for dataset envs, row `number` of their walk
+    /// (GEM's `reset(idx=number)`). Envs whose unseeded episodes the host cannot number refuse.
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        let _ = number;
+        Err(crate::Error::InvalidArgument(format!(
+            "{} cannot start a chosen episode (reset idx)",
+            self.id()
+        )))
+    }
 }
 
 impl std::fmt::Debug for dyn Env + '_ {
@@ -199,5 +210,8 @@ impl<E: Env + ?Sized> Env for Box<E> {
     }
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         (**self).spawn(same_state)
+    }
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        (**self).seek_episode(number)
     }
 }

@@ -329,4 +329,9 @@ impl Env for CodeEnv {
         }
         Ok(Box::new(env))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.episodes.seek(number);
+        Ok(())
+    }
 }

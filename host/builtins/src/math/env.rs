@@ -229,4 +229,9 @@ impl Env for MathEnv {
         }
         Ok(Box::new(env))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.episodes.seek(number);
+        Ok(())
+    }
 }

@@ -947,4 +947,18 @@ impl Unit for ComponentUnit {
         }
         Ok(Box::new(twin))
     }
+
+    fn seek_episode(&mut self, member: usize, number: u64) -> Result<()> {
+        if !Self::can_batch(&self.plugin) {
+            // The plain `env` export's reset cannot be told which episode to start.
+            return Err(Error::InvalidArgument(format!(
+                "{} cannot start a chosen episode (reset idx): its plugin has no `{BATCH_EXPORT}` export",
+                self.members[member].id
+            )));
+        }
+        let record = &mut self.members[member].record;
+        let (stream, _) = record.stream();
+        record.set_stream((stream, number));
+        Ok(())
+    }
 }

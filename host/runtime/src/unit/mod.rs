@@ -52,6 +52,9 @@ pub(crate) trait Unit: Send {
 
     /// A new lone env of `member`'s id and configuration; with `same_state`, in its state.
     fn spawn(&mut self, member: usize, same_state: bool) -> Result<Box<dyn Env>>;
+
+    /// See [`Env::seek_episode`].
+    fn seek_episode(&mut self, member: usize, number: u64) -> Result<()>;
 }
 
 /// Any [`Env`] as a unit of one.
@@ -114,6 +117,10 @@ impl Unit for BoxedUnit {
     fn spawn(&mut self, _member: usize, same_state: bool) -> Result<Box<dyn Env>> {
         self.0.spawn(same_state)
     }
+
+    fn seek_episode(&mut self, _member: usize, number: u64) -> Result<()> {
+        self.0.seek_episode(number)
+    }
 }
 
 /// Appends `piece` to `text`; where it lies there.
@@ -169,5 +176,9 @@ impl Env for MemberEnv<'_> {
 
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         self.unit.spawn(self.member, same_state)
+    }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.unit.seek_episode(self.member, number)
     }
 }

@@ -64,4 +64,8 @@ impl Env for SharedMember {
     fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
         self.with(|env| env.spawn(same_state))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.with(|env| env.seek_episode(number))
+    }
 }

@@ -249,4 +249,8 @@ impl Env for ComponentWrapper {
         )?;
         Ok(Box::new(twin))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.inner()?.seek_episode(number)
+    }
 }

@@ -87,4 +87,8 @@ impl Env for EpisodeTracking {
             counters,
         }))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.inner.seek_episode(number)
+    }
 }

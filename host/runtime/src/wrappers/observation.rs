@@ -143,4 +143,8 @@ impl Env for ObservationHistory {
             history,
         }))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.inner.seek_episode(number)
+    }
 }

@@ -195,4 +195,8 @@ impl Env for ToolEnv {
             counters,
         }))
     }
+
+    fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.inner.seek_episode(number)
+    }
 }

@@ -7,8 +7,10 @@ fixed config, so ``config_for`` sorts the keywords ``make``/``make_vec`` receive
 - config keys of the env go through (``dataset`` may also be a ``datasets.Dataset``, a list of
   row dicts or a path; rows are written to a JSONL file the env reads);
 - keywords GEM's scripts pass that no geode env needs are dropped silently (``PASS_THROUGH``);
-- keywords that would choose other data (``dataset_name``) raise ``BadConfigError``: ignoring
-  them would silently train on the wrong data;
+- ``dataset_name`` (with ``split``) loads the rows with ``datasets.load_dataset`` as GEM does
+  (a hub id, or a local directory or file), when the ``datasets`` library is installed; without
+  it, or when loading fails, ``BadConfigError`` says so: ignoring it would silently train on
+  other data;
 - a near miss of a config key (``max_turn`` for ``max_turns``) raises ``BadConfigError``: it is
   a typo, not a GEM habit;
 - any other keyword is dropped with a warning that names it, or raises ``BadConfigError`` in
@@ -29,12 +31,6 @@ from geode.errors import BadConfigError
 #: Keywords GEM's scripts pass to ``make`` that only steer GEM's own loading or logging.
 PASS_THROUGH = frozenset({"verbose", "use_mp", "load_from_cache_file", "num_proc", "cache_dir"})
 
-#: GEM keywords that choose different data: ignoring them would silently train on other data.
-CANNOT_IGNORE = {
-    "dataset_name": "geode cannot download from the Hugging Face hub; pass `dataset=` a local "
-    ".jsonl/.parquet path, a list of row dicts or a datasets.Dataset",
-}
-
 _rows_dir: Optional[Path] = None
 
 
@@ -46,13 +42,17 @@ def strict_from_env() -> bool:
 def config_for(env_id: str, known: Mapping[str, Any], kwargs: Dict[str, Any], strict: bool) -> Dict[str, Any]:
     """The config overrides of ``env_id`` (whose config keys are ``known``) in ``kwargs``."""
     config = {}
+    kwargs = dict(kwargs)
+    name, split = kwargs.pop("dataset_name", None), kwargs.pop("split", None)
+    if name and kwargs.get("dataset") is None:
+        if "dataset" not in known:
+            raise BadConfigError(f"{env_id} reads no dataset; `dataset_name` does not apply to it")
+        kwargs["dataset"] = load_named_dataset(env_id, name, split)
     for key, value in kwargs.items():
         if key in known:
             config[key] = dataset_path(value) if key == "dataset" else value
             if key == "seed" and value is not None:
                 config[key] = _geode.reduce_seed(value)
-        elif key in CANNOT_IGNORE:
-            raise BadConfigError(f"{env_id}: `{key}` is not supported: {CANNOT_IGNORE[key]}")
         elif strict or _near_miss(key, known):
             # The runtime rejects it with its own BadConfigError (naming the key and the known ones).
             config[key] = value
@@ -63,6 +63,31 @@ def config_for(env_id: str, known: Mapping[str, Any], kwargs: Dict[str, Any], st
                 stacklevel=3,
             )
     return config
+
+
+def load_named_dataset(env_id: str, name: str, split: Optional[str]) -> Any:
+    """The rows GEM's dataset envs load for ``dataset_name=name`` (and ``split``):
+    ``datasets.load_dataset(name)``, then the split asked for, or the only one."""
+    try:
+        import datasets
+    except ImportError:
+        raise BadConfigError(
+            f"{env_id}: dataset_name={name!r} needs the `datasets` library (pip install datasets); "
+            "or pass `dataset=` a .jsonl/.parquet path, a list of row dicts or a datasets.Dataset"
+        ) from None
+    try:
+        loaded = datasets.load_dataset(name)
+    except Exception as error:  # the library's errors name the cause (offline, not found, ...)
+        raise BadConfigError(f"{env_id}: datasets.load_dataset({name!r}) failed: {error}") from error
+    if isinstance(loaded, datasets.DatasetDict):
+        splits = list(loaded.keys())
+        if split is None and len(splits) == 1:
+            split = splits[0]
+        if split not in loaded:
+            wanted = f"split {split!r} is not one of" if split is not None else "pass `split`, one of"
+            raise BadConfigError(f"{env_id}: dataset {name!r}: {wanted} {splits}")
+        loaded = loaded[split]
+    return loaded
 
 
 def _near_miss(key: str, known: Mapping[str, Any]) -> Optional[str]:

@@ -121,8 +121,9 @@ def _make_python(spec: EnvSpec, kwargs: Dict[str, Any]) -> Env:
         except (ModuleNotFoundError, AttributeError) as e:
             raise ImportError(f"Could not import {module_path}.{class_name}. Error: {e}")
     env = entry(**{**spec.kwargs, **kwargs})
-    env.env_id = spec.id
-    env.entry_point = spec.entry_point
+    if not isinstance(env, _geode.Env):  # a native env keeps the id of the env it runs
+        env.env_id = spec.id
+        env.entry_point = spec.entry_point
     return env
 
 

@@ -11,7 +11,7 @@ import numpy as np
 
 from geode import _geode
 from geode.errors import InputTooLargeError, InvalidArgumentError, InvalidStateError
-from geode.vector.reset_kwargs import env_reset_kwargs
+from geode.vector.reset_kwargs import env_reset_kwargs, takes_idx
 from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
 
 _RESET = object()  # marks a slot whose pending job is a reset
@@ -88,9 +88,12 @@ class NativeVectorEnv(VectorEnv):
         idx = list(range(self.num_envs)) if indices is None else [int(i) for i in indices]
         seeds = self._seeds_for(idx, seed)
         for k, i in enumerate(idx):
-            own = env_reset_kwargs(kwargs, i, self.env_ids[i])
+            own = env_reset_kwargs(kwargs, i, self.env_ids[i], takes_idx(self.env_ids[i]))
             if "seed" in own:
                 seeds[k] = own["seed"]
+            if "idx" in own:  # GEM's dataset envs: this row next, whatever the seed
+                seeds[k] = None
+                self.envs[i].seek_episode(own["idx"])
         obs, infos = self._raw.reset_some(idx, seeds)
         for k, i in enumerate(idx):
             self._ended[i] = False

@@ -6,19 +6,27 @@ from typing import Any, Dict
 from geode.errors import InvalidArgumentError
 
 
-def env_reset_kwargs(kwargs: Dict[str, Any], index: int, env_id: str) -> Dict[str, Any]:
+def env_reset_kwargs(kwargs: Dict[str, Any], index: int, env_id: str, takes_idx: bool) -> Dict[str, Any]:
     """The reset arguments ``kwargs`` give env ``index`` of a native vector env. Every key of
-    ``kwargs`` must be ``env{i}_kwargs``. A native env's reset takes a seed only: ``seed`` is
-    used, any other argument (such as GEM's ``idx`` for dataset envs) is ignored with a warning
-    naming it."""
+    ``kwargs`` must be ``env{i}_kwargs``. ``seed`` is used; so is GEM's ``idx`` (the dataset
+    row to ask next) when the env reads a dataset (``takes_idx``); any other argument is
+    ignored with a warning naming it."""
     for key in kwargs:
         if not (key.startswith("env") and key.endswith("_kwargs") and key[3:-7].isdigit()):
             raise InvalidArgumentError(f"unknown reset argument `{key}` (expected env<i>_kwargs)")
     own = dict(kwargs.get(f"env{index}_kwargs") or {})
+    accepted = ("seed", "idx") if takes_idx else ("seed",)
     for key in own:
-        if key != "seed":
+        if key not in accepted:
             warnings.warn(
-                f"{env_id} (env {index}) takes only a seed at reset; {key!r} is ignored",
+                f"{env_id} (env {index}) takes only {' and '.join(accepted)} at reset; {key!r} is ignored",
                 stacklevel=3,
             )
-    return {"seed": own["seed"]} if "seed" in own else {}
+    return {key: own[key] for key in accepted if own.get(key) is not None}
+
+
+def takes_idx(env_id: str) -> bool:
+    """Whether env ``env_id`` reads a dataset, and so takes GEM's ``idx`` at reset."""
+    from geode.envs.registration import ENV_REGISTRY  # the registry imports the vector envs
+
+    return env_id in ENV_REGISTRY and "dataset" in ENV_REGISTRY[env_id].kwargs
