@@ -5,7 +5,7 @@
 use geode_builtins::gem::{TERMINAL_STATE, Verdict};
 use geode_runtime::wrappers::ToolRewards;
 use geode_runtime::{Env, Limits, MakeOptions, StepOutput, WrapperSpec};
-use geode_tests::registry;
+use geode_tests::{registry, timed_section};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -127,6 +127,7 @@ fn a_wrong_answer_scores_zero_with_its_verdicts() {
 
 #[test]
 fn a_slow_solution_times_out_within_the_configured_limit() {
+    let _timed = timed_section();
     let mut env = code_env("code:PrimeIntellect15k", json!({"timeout": 1}));
     reset_to(&mut env, "Sum of two");
     let started = Instant::now();
@@ -147,6 +148,7 @@ fn a_slow_solution_times_out_within_the_configured_limit() {
 
 #[test]
 fn a_looping_answer_is_judged_within_one_timeout_plus_ten_percent() {
+    let _timed = timed_section();
     // max-subarray runs 12 tests; the first failure stops the others and the answer's budget
     // (the per-test timeout) bounds them all.
     let timeout = Duration::from_secs(2);
@@ -176,6 +178,7 @@ fn a_looping_answer_is_judged_within_one_timeout_plus_ten_percent() {
 
 #[test]
 fn the_first_failure_stops_the_other_tests() {
+    let _timed = timed_section();
     // The tests with the longest inputs (the first ones) fail at once; the others would loop
     // until the 5 s timeout, and are stopped (or never start) instead.
     let mut env = code_env("code:CodeContest", json!({"timeout": 5}));
@@ -380,6 +383,7 @@ fn the_python_tool_runs_code_blocks_like_gem() {
 
 #[test]
 fn the_python_tool_timeout_really_applies() {
+    let _timed = timed_section();
     let limits = Limits::default();
     let mut tool = registry()
         .make_tool("tool:python", &json!({"timeout": 0.5}), &limits)

@@ -5,7 +5,7 @@
 //! environment...) 0.0, or -0.1 without a code block, each judged within its answer's budget.
 
 use geode_runtime::Env;
-use geode_tests::registry;
+use geode_tests::{registry, timed_section};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -48,6 +48,7 @@ fn env_and_seeds(timeout: f64) -> (Box<dyn Env>, HashMap<String, u64>) {
 /// Grades every answer of `file`; returns a line per answer whose reward is not `expected`
 /// (or the answer's own `reward`), or that took longer than `bound`.
 fn grade_all(file: &str, timeout: f64, bound: Duration) -> (usize, Vec<String>) {
+    let _timed = timed_section();
     let (mut env, seeds) = env_and_seeds(timeout);
     let answers = rows(file);
     let mut misses = Vec::new();

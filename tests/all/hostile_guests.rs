@@ -2,16 +2,9 @@
 //! works again after `reset`, and a healthy sibling on the same host is never disturbed.
 
 use geode_runtime::{ComponentEnv, Env, Error, Limits};
-use geode_tests::registry;
+use geode_tests::{registry, timed_section};
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-/// The attacks burn CPU on purpose; run them one at a time so the time bounds measure the
-/// runtime, not how many spinning tests share the machine's cores.
-fn serial() -> std::sync::MutexGuard<'static, ()> {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-}
 
 fn make(id: &str, limits: Limits) -> ComponentEnv {
     registry()
@@ -22,7 +15,7 @@ fn make(id: &str, limits: Limits) -> ComponentEnv {
 /// Runs one step of `id` under `limits`, checks it fails within `bound`, then checks the
 /// attacked env and a sibling are both healthy afterwards. Returns the error.
 fn attack(id: &str, limits: Limits, bound: Duration) -> Error {
-    let _serial = serial();
+    let _timed = timed_section(); // the attacks burn CPU on purpose
     let mut sibling = make("hostile:healthy", Limits::default());
     sibling.reset(Some(0)).unwrap();
     sibling.step("before").unwrap();
@@ -215,7 +208,7 @@ fn guest_clock_is_virtual() {
 
 #[test]
 fn trapping_reset_is_typed_and_retried_fresh() {
-    let _serial = serial();
+    let _timed = timed_section(); // the attacks burn CPU on purpose
     let limits = Limits {
         fuel_per_call: Some(10_000_000),
         ..Limits::default()
@@ -235,7 +228,7 @@ fn trapping_reset_is_typed_and_retried_fresh() {
 
 #[test]
 fn many_failures_do_not_leak_instances() {
-    let _serial = serial();
+    let _timed = timed_section(); // the attacks burn CPU on purpose
     // More trapping instances than the pooling allocator would hold if slots leaked.
     let limits = Limits {
         fuel_per_call: Some(200_000),

@@ -46,3 +46,11 @@ pub fn registry() -> Registry {
         })
         .clone()
 }
+
+/// Serializes the tests whose assertions include a wall-clock bound: held for the timed part,
+/// so a bound measures the runtime, not how many CPU-burning tests share the cores (or the
+/// rayon pool) at that moment.
+pub fn timed_section() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -15,7 +15,7 @@ use super::settings::{RunSettings, merge_config};
 use crate::episodes::{Episodes, last_step};
 use crate::rows::{broken_row, question_row};
 use geode_runtime::sandbox::Sandbox;
-use geode_runtime::sandbox::StopSignal;
+use geode_runtime::sandbox::{AnswerBudget, StopSignal};
 use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -201,8 +201,9 @@ impl CodeEnv {
     /// before it are the same run after run; the tests after it are reported as skipped.
     fn grade(&self, problem: &Problem, code: &str) -> (f64, Map<String, Value>) {
         let selected = select_tests(&problem.tests, self.max_tests);
+        let budget = AnswerBudget::new(self.answer_timeout);
         let stops: Vec<_> = (0..selected.len())
-            .map(|_| StopSignal::with_budget(self.answer_timeout))
+            .map(|_| StopSignal::with_budget(budget.clone()))
             .collect();
         let mut results: Vec<(Verdict, Value, String)> = selected
             .par_iter()

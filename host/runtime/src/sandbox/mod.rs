@@ -41,7 +41,7 @@ pub use runner::{Footprint, Sandbox};
 pub use service::{ComponentService, Finished};
 pub(crate) use shared::SharedSandbox;
 pub use state::RunState;
-pub use stop::{CHECK_INTERVAL, StopSignal};
+pub use stop::{AnswerBudget, CHECK_INTERVAL, RunningGuard, StopSignal};
 
 /// The error for a runtime whose sandbox cannot run.
 pub(crate) fn sandbox_unavailable(reason: String) -> crate::Error {

@@ -84,7 +84,7 @@ impl Sandbox {
     }
 
     /// Runs `request` like [`run`](Self::run), stopping early when `stop` is raised or its
-    /// budget runs out: the outcome is then [`RunStatus::Deadline`] (a run that `stop` prevented
+    /// budget (which runs down while this run goes on) runs out: the outcome is then [`RunStatus::Deadline`] (a run that `stop` prevented
     /// from starting has `elapsed` zero and `fuel_used` zero).
     pub fn run_with_stop(&self, request: &RunRequest, stop: &Arc<StopSignal>) -> RunOutcome {
         if request.language != "python" {
@@ -96,7 +96,9 @@ impl Sandbox {
         let started = Instant::now();
         let mut limits = self.limits_for(request);
         let mut budget_bound = false;
-        if let Some(left) = stop.remaining()
+        // Held until the run ends: the answer's budget runs down while it goes on.
+        let (left, _running) = stop.start_run();
+        if let Some(left) = left
             && left < limits.timeout
         {
             limits.timeout = left;

@@ -1,25 +1,98 @@
 //! [`StopSignal`]: what ties the runs of one answer together. Any of them can stop all of them
 //! (the first failed test makes the others pointless when the reward is all-or-nothing), and
-//! none runs past the answer's wall-clock budget.
+//! together they may not run longer than the answer's wall-clock budget ([`AnswerBudget`]).
+//!
+//! The budget counts the time during which at least one of the answer's runs is running, not
+//! the time its runs wait for a free core: on a busy machine (a trainer grading hundreds of
+//! answers on a shared pool) a queued test must not eat the budget, or a right answer would be
+//! refused for the load it met.
 //!
 //! A running program notices within [`CHECK_INTERVAL`]: the run's epoch deadline wakes it that
 //! often to look at the signal (a relaxed atomic load and a clock read).
 
 use crate::engine::{EPOCH_TICK, deadline_ticks};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use wasmtime::{Store, UpdateDeadline};
 
 /// How often a running program checks its stop signal.
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(5);
 
+/// The wall-clock budget the runs of one answer share: it runs down only while at least one
+/// of them is running. Share it as `Arc<AnswerBudget>` between the answer's [`StopSignal`]s.
+#[derive(Debug)]
+pub struct AnswerBudget {
+    budget: Duration,
+    busy: Mutex<Busy>,
+}
+
+/// How much of an [`AnswerBudget`] is spent, and since when runs are going on.
+#[derive(Debug, Default)]
+struct Busy {
+    running: usize,
+    spent: Duration,
+    since: Option<Instant>,
+}
+
+impl Busy {
+    fn spent_at(&self, now: Instant) -> Duration {
+        self.spent + self.since.map_or(Duration::ZERO, |since| now - since)
+    }
+}
+
+impl AnswerBudget {
+    /// A budget of `budget` of running time.
+    pub fn new(budget: Duration) -> Arc<Self> {
+        Arc::new(AnswerBudget {
+            budget,
+            busy: Mutex::new(Busy::default()),
+        })
+    }
+
+    /// What is left now.
+    pub fn remaining(&self) -> Duration {
+        let busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        self.budget.saturating_sub(busy.spent_at(Instant::now()))
+    }
+
+    /// Marks a run as started; returns what is left of the budget (while this run goes on,
+    /// the budget runs down in real time, so the run may last that long) and a guard that
+    /// marks the run as ended when dropped.
+    fn start_run(self: &Arc<Self>) -> (Duration, RunningGuard) {
+        let now = Instant::now();
+        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
+        if busy.running == 0 {
+            busy.since = Some(now);
+        }
+        busy.running += 1;
+        let left = self.budget.saturating_sub(busy.spent_at(now));
+        (left, RunningGuard(self.clone()))
+    }
+}
+
+/// Marks one run of an [`AnswerBudget`] as ended when dropped.
+#[derive(Debug)]
+pub struct RunningGuard(Arc<AnswerBudget>);
+
+impl Drop for RunningGuard {
+    fn drop(&mut self) {
+        let mut busy = self.0.busy.lock().unwrap_or_else(|e| e.into_inner());
+        busy.running -= 1;
+        if busy.running == 0 {
+            let now = Instant::now();
+            busy.spent = busy.spent_at(now);
+            busy.since = None;
+        }
+    }
+}
+
 /// A stop shared by related runs: a flag any of them (or the caller) may raise, and an optional
-/// instant none of them may run past. Share it as `Arc<StopSignal>`.
+/// [`AnswerBudget`] they share. Share it as `Arc<StopSignal>`.
 #[derive(Debug, Default)]
 pub struct StopSignal {
     stopped: AtomicBool,
-    until: Option<Instant>,
+    budget: Option<Arc<AnswerBudget>>,
 }
 
 impl StopSignal {
@@ -28,11 +101,11 @@ impl StopSignal {
         Arc::new(StopSignal::default())
     }
 
-    /// A signal whose runs must all end within `budget` from now.
-    pub fn with_budget(budget: Duration) -> Arc<Self> {
+    /// A signal whose runs draw on `budget` (which other signals may share).
+    pub fn with_budget(budget: Arc<AnswerBudget>) -> Arc<Self> {
         Arc::new(StopSignal {
             stopped: AtomicBool::new(false),
-            until: Instant::now().checked_add(budget),
+            budget: Some(budget),
         })
     }
 
@@ -47,15 +120,21 @@ impl StopSignal {
         self.stopped.load(Ordering::Relaxed)
     }
 
-    /// The instant no run may pass, if any.
-    pub fn until(&self) -> Option<Instant> {
-        self.until
-    }
-
     /// What is left of the budget (`None`: no budget).
     pub fn remaining(&self) -> Option<Duration> {
-        self.until
-            .map(|until| until.saturating_duration_since(Instant::now()))
+        self.budget.as_ref().map(|budget| budget.remaining())
+    }
+
+    /// Marks a run as started: what is left of the budget for it (`None`: no budget), and a
+    /// guard to keep until the run ends.
+    pub fn start_run(&self) -> (Option<Duration>, Option<RunningGuard>) {
+        match &self.budget {
+            Some(budget) => {
+                let (left, guard) = budget.start_run();
+                (Some(left), Some(guard))
+            }
+            None => (None, None),
+        }
     }
 }
 
@@ -105,9 +184,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn budgets_count_down_and_stops_stick() {
-        let signal = StopSignal::with_budget(Duration::from_secs(60));
-        assert!(signal.remaining().unwrap() <= Duration::from_secs(60));
+    fn budgets_run_down_only_while_a_run_goes_on_and_stops_stick() {
+        let budget = AnswerBudget::new(Duration::from_secs(60));
+        let signal = StopSignal::with_budget(budget.clone());
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(
+            signal.remaining(),
+            Some(Duration::from_secs(60)),
+            "no run yet"
+        );
+        let (left, guard) = signal.start_run();
+        assert_eq!(left, Some(Duration::from_secs(60)));
+        let (_, second) = StopSignal::with_budget(budget.clone()).start_run();
+        std::thread::sleep(Duration::from_millis(20));
+        drop(guard);
+        std::thread::sleep(Duration::from_millis(20));
+        drop(second);
+        let spent = Duration::from_secs(60) - budget.remaining();
+        assert!(spent >= Duration::from_millis(40), "{spent:?}");
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(
+            Duration::from_secs(60) - budget.remaining(),
+            spent,
+            "idle time is free"
+        );
         assert!(!signal.is_stopped());
         signal.stop();
         assert!(signal.is_stopped());
