@@ -221,6 +221,35 @@ fn the_first_failure_stops_the_other_tests() {
 }
 
 #[test]
+fn time_spent_waiting_for_a_core_is_not_charged_to_the_answer() {
+    let _timed = timed_section();
+    // Every thread of the pool the tests run on is busy for a second when the answer comes
+    // in; its budget is half a second. A right answer still gets 1.0: the budget runs down
+    // only while its tests run.
+    let mut env = code_env("code:CodeContest", json!({"answer_timeout": 0.5}));
+    reset_to(&mut env, "Maximum subarray");
+    let (busy, done) = std::sync::mpsc::channel();
+    for _ in 0..rayon::current_num_threads() {
+        let busy = busy.clone();
+        rayon::spawn(move || {
+            std::thread::sleep(Duration::from_secs(1));
+            busy.send(()).unwrap();
+        });
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    let started = Instant::now();
+    let step = env.step(&answer(MAX_SUBARRAY)).unwrap(); // on the busy global pool
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "the pool was busy"
+    );
+    assert_eq!(step.reward, 1.0, "{:?}", step.info);
+    for _ in 0..rayon::current_num_threads() {
+        done.recv().unwrap();
+    }
+}
+
+#[test]
 fn a_crashing_solution_is_a_runtime_error_with_its_traceback() {
     let mut env = code_env("code:CodeContest", json!({}));
     reset_to(&mut env, "Sum of two");

@@ -116,6 +116,10 @@ def test_reset_idx_poses_that_row_of_the_walk(gem, env_id):
     assert vec.envs[0].reset(idx=2)[0] == walked[2]
 
 
-def test_reset_idx_on_an_env_without_rows_is_refused(gem):
-    with pytest.raises(gem.InvalidArgumentError, match="reset idx"):
-        gem.make(GUESS).reset(idx=2)
+def test_reset_idx_on_a_game_starts_that_episode_of_its_stream(gem):
+    # A game has no rows; `idx` numbers the episodes of its unseeded stream, so it replays.
+    walker, env = gem.make(GUESS), gem.make(GUESS)
+    walker.reset(seed=7)
+    walked = [walker.reset()[0] for _ in range(4)]
+    env.reset(seed=7)
+    assert env.reset(idx=2)[0] == walked[2] and env.reset()[0] == walked[3]

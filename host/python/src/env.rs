@@ -304,6 +304,31 @@ impl PyEnv {
         config.get("seed").and_then(Value::as_u64)
     }
 
+    /// GEM's envs keep their constructor arguments as attributes (`env.max_turns`): any other
+    /// attribute is the env's config value of that name (its default, or what `make` set); a
+    /// wrapper layer answers with its inner env's.
+    fn __getattr__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(inner) = &self.inner {
+            return inner.bind(py).getattr(name);
+        }
+        let registry = py.detach(registry::current).py_err(py)?;
+        let overridden = self.made_with.as_ref().and_then(|(c, _)| c.get(name));
+        let value = match overridden {
+            Some(value) => Some(value.clone()),
+            None => registry
+                .lookup(&self.id)
+                .ok()
+                .and_then(|entry| entry.spec.default_config.get(name).cloned()),
+        };
+        match value {
+            Some(value) => convert::value_to_py(py, &value),
+            None => Err(pyo3::exceptions::PyAttributeError::new_err(format!(
+                "'{}' env has no attribute or config key '{name}'",
+                self.id
+            ))),
+        }
+    }
+
     /// The env this wrapper layer wraps (`None` for an unwrapped env).
     #[getter]
     fn env(&self, py: Python<'_>) -> Option<Py<PyEnv>> {

@@ -42,7 +42,8 @@ def strict_from_env() -> bool:
 def config_for(env_id: str, known: Mapping[str, Any], kwargs: Dict[str, Any], strict: bool) -> Dict[str, Any]:
     """The config overrides of ``env_id`` (whose config keys are ``known``) in ``kwargs``."""
     config = {}
-    kwargs = dict(kwargs)
+    # GEM's constructors take `dataset=None` for "load `dataset_name`": absent, not empty.
+    kwargs = {k: v for k, v in kwargs.items() if not (k == "dataset" and v is None)}
     name, split = kwargs.pop("dataset_name", None), kwargs.pop("split", None)
     if name and kwargs.get("dataset") is None:
         if "dataset" not in known:

@@ -146,10 +146,10 @@ def _native_config(env_id: str, kwargs: Dict[str, Any], strict: Optional[bool]) 
 
 def make(env_id: str, *, strict: Optional[bool] = None, **kwargs: Any) -> Env:
     """Makes env ``env_id``. Keyword arguments override its config, except: ``seed`` (the
-    first reset without a seed uses it; any int), ``limits`` (a dict: ``fuel_per_call``,
+    first reset without a seed uses it; any int; dataset envs take it as their config's
+    ``seed``, which orders their walk, instead), ``limits`` (a dict: ``fuel_per_call``,
     ``deadline_per_call`` in seconds, ``max_memory_bytes``, ...) and ``wrappers`` (names or
-    callables, applied in order). Envs with a ``seed`` config key (dataset envs) also get
-    ``seed`` there, as in GEM. As GEM's envs do, keywords an env does not know are ignored
+    callables, applied in order). As GEM's envs do, keywords an env does not know are ignored
     (with a warning naming them; GEM's loading keywords such as ``verbose`` silently);
     ``strict=True`` (or ``GEODE_STRICT=1``) makes them a ``BadConfigError``."""
     wrappers = kwargs.pop("wrappers", None)
@@ -159,7 +159,9 @@ def make(env_id: str, *, strict: Optional[bool] = None, **kwargs: Any) -> Env:
         seed = kwargs.pop("seed", None)
         limits = kwargs.pop("limits", None)
         if seed is not None and _has_own_seed(env_id):
-            kwargs["seed"] = seed
+            # A dataset env's seed orders its walk, as GEM's constructor takes it; its first
+            # reset is then unseeded, as in GEM, and poses the walk's first row.
+            kwargs["seed"], seed = seed, None
         config = _native_config(env_id, kwargs, strict)
         env = _geode.make(env_id, config or None, limits, seed)
     for wrapper in wrappers or ():

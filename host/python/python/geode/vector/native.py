@@ -5,7 +5,7 @@ types, first-reset seeding, chat-template layers and the error policy."""
 import asyncio
 import itertools
 from collections import deque
-from typing import Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -71,11 +71,14 @@ class NativeVectorEnv(VectorEnv):
         self._mode = mode
 
     @property
-    def envs(self) -> List["_geode.SlotEnv"]:
+    def envs(self) -> List[Any]:
         """One handle per slot, driven like a single env (GEM's ``vec.envs``): ``reset``,
         ``step`` (no autoreset), ``sample_random_action``, ``get_state``, ``set_state``. Calls
-        reach the slot's env with its native wrappers; the vector's chat layers are not applied."""
-        return [self._raw.slot(i) for i in range(self.num_envs)]
+        reach the slot's env with its native wrappers; ``reset`` and ``step`` also go through the
+        vector's chat layers, as GEM's per-env wrappers would (``.env`` is the raw slot)."""
+        if self._histories is None:
+            return [self._raw.slot(i) for i in range(self.num_envs)]
+        return [_ChatSlot(self, i) for i in range(self.num_envs)]
 
     # -- resets ------------------------------------------------------------------------------
 
@@ -313,3 +316,29 @@ class NativeVectorEnv(VectorEnv):
     def __repr__(self) -> str:
         kind = "async" if self.async_mode else "sync"
         return f"<geode.NativeVectorEnv {kind} {self.num_envs} envs, {self._mode.value}>"
+
+
+class _ChatSlot:
+    """Slot ``index`` of a native vector env with chat layers, seen as GEM's wrapped env:
+    ``reset`` and ``step`` keep the slot's chat history; everything else is the raw slot's."""
+
+    def __init__(self, vector: NativeVectorEnv, index: int):
+        self._vector, self._index = vector, index
+        self.env = vector._raw.slot(index)
+
+    def reset(self, seed=None, idx=None):
+        obs, info = self.env.reset(seed=seed, idx=idx)
+        self._vector._ended[self._index] = False
+        return self._vector._on_reset(self._index, obs, info), info
+
+    def step(self, action: str):
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        self._vector._ended[self._index] = bool(terminated or truncated)
+        return self._vector._on_step(self._index, action, obs, info), reward, terminated, truncated, info
+
+    @property
+    def unwrapped(self):
+        return self.env.unwrapped
+
+    def __getattr__(self, name: str):
+        return getattr(self.env, name)
