@@ -57,13 +57,14 @@ def test_recorded_walks_replay_through_make_vec(gem):
 
 
 @needs_rg
-def test_hash_dependent_ids_replay_under_the_recorded_hash_seed():
+def test_hash_dependent_ids_replay_under_the_recorded_hash_seed(gem):
     """These datasets iterate over sets of strings: GEM's questions were recorded under
-    PYTHONHASHSEED=0, so they replay in a process with that seed."""
+    PYTHONHASHSEED=0, so they replay in a process with that seed (and this geode)."""
     assert HASH_DEPENDENT
+    path = os.pathsep.join([str(Path(gem.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])
     out = subprocess.run(
         [sys.executable, str(Path(replay.__file__)), *sorted(HASH_DEPENDENT)],
-        env={**os.environ, "PYTHONHASHSEED": "0"}, capture_output=True, text=True,
+        env={**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": path}, capture_output=True, text=True,
     )
     assert out.returncode == 0, out.stderr[-2000:]
     bad = json.loads(out.stdout.strip().splitlines()[-1])
@@ -91,6 +92,12 @@ def test_a_scorer_that_raises_gives_zero_and_says_so(gem):
     assert "score_answer raised ValueError" in info["error"] and "not a number" in info["error"]
     env.reset()
     assert env.step(env.sample_random_action())[1] == 1.0  # the env goes on
+    # In a vector env the info reaches the caller when the autoreset waits for the next step.
+    vec = gem.make_vec(["rg:prime_factorization", "rg:gcd"], autoreset_mode="NextStep")
+    vec.reset()
+    _, rewards, terminated, _, infos = vec.step(["\\boxed{x}", "\\boxed{x}"])
+    assert list(rewards) == [0.0, 0.0] and all(terminated)
+    assert infos[0]["error_type"] == "ScorerError" and "error" not in infos[1]
 
 
 @needs_rg
