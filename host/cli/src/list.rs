@@ -3,8 +3,14 @@
 use anyhow::Result;
 use geode_runtime::Registry;
 
+/// GEM's ReasoningGym ids are not plugins: the Python package runs them in the host's Python.
+const RG_NOTE: &str =
+    "\nrg:* (GEM's 104 ReasoningGym ids): provided by the Python package with the rg \
+extra (pip install 'geode[rg]'), run in the host's Python; not available from the CLI";
+
 /// Prints one row per id: id, kind (env, tool, wrapper), provider, description. Ids the host
-/// provides itself (code envs, `tool:python`) show their native provider.
+/// provides itself (code envs, `tool:python`) show their native provider. A last note says
+/// where the `rg:*` ids are.
 pub fn print(registry: &Registry) -> Result<()> {
     let mut rows: Vec<[String; 4]> = registry
         .entries()
@@ -27,5 +33,6 @@ pub fn print(registry: &Registry) -> Result<()> {
     for [id, kind, plugin, description] in rows {
         println!("{id:id_width$}  {kind:7}  {plugin:plugin_width$}  {description}");
     }
+    println!("{RG_NOTE}");
     Ok(())
 }

@@ -364,3 +364,14 @@ fn data_dir_lets_an_env_read_a_dataset_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn list_says_where_the_reasoning_gym_ids_are() {
+    let out = geode(&["list"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("rg:*") && stdout.contains("pip install 'geode[rg]'"),
+        "{stdout}"
+    );
+}

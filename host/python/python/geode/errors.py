@@ -66,6 +66,11 @@ class StackOverflowError(LimitError):
     """The guest overflowed its call stack."""
 
 
+class MissingExtraError(GeodeError, ImportError):
+    """The env runs in the host's Python on a library that is not installed; the message names
+    the extra that installs it (``pip install 'geode[rg]'`` for ReasoningGym's ``rg:*`` ids)."""
+
+
 class PluginError(GeodeError):
     """A plugin could not be loaded."""
 

@@ -135,6 +135,14 @@ def _has_own_seed(env_id: str) -> bool:
     return native and "seed" in ENV_REGISTRY[env_id].kwargs
 
 
+def _python_own_seed(env_id: str) -> bool:
+    """Whether Python env ``env_id`` is registered with a ``seed`` kwarg (GEM's ReasoningGym
+    envs): GEM's ``make_vec`` only passes such an env ``seed + i`` to its constructor and resets
+    it unseeded, so its first reset walks its own seeded order."""
+    spec = ENV_REGISTRY.python.get(env_id)
+    return spec is not None and "seed" in spec.kwargs
+
+
 def _native_config(env_id: str, kwargs: Dict[str, Any], strict: Optional[bool]) -> Dict[str, Any]:
     """The config overrides of native env ``env_id`` in ``kwargs`` (see ``geode.envs.kwargs``;
     an unknown id is left to ``_geode`` to report, with close ids)."""
@@ -188,7 +196,7 @@ def _plan(resolved: list):
 
 def _python_slot(env_id: str, config: dict, seed: Optional[int], limits, wrappers: list) -> Env:
     if env_id in ENV_REGISTRY.python:
-        env = make(env_id, seed=seed, **config)
+        env = make(env_id, **{"seed": seed, **config})
     else:
         env = make(env_id, limits=limits, **config)
     for wrapper in wrappers:
@@ -229,11 +237,12 @@ def make_vec(
     if vec_kwargs is not None and len(vec_kwargs) != len(env_ids):
         raise InvalidArgumentError(f"{len(vec_kwargs)} vec_kwargs for {len(env_ids)} envs")
     mode = _autoreset_mode(autoreset_mode)
-    configs, seeds = [], []
+    configs, seeds, first_seeds = [], [], []
     for i in range(len(env_ids)):
         config = dict(vec_kwargs[i]) if vec_kwargs is not None else {}
         seeds.append(config.pop("seed", seed + i))
-        if _has_own_seed(env_ids[i]):
+        first_seeds.append(None if _python_own_seed(env_ids[i]) else seeds[i])
+        if _has_own_seed(env_ids[i]) or _python_own_seed(env_ids[i]):
             config["seed"] = seeds[i]
         config.update(kwargs)
         if env_ids[i] not in ENV_REGISTRY.python:
@@ -251,7 +260,7 @@ def make_vec(
             for i, env_id in enumerate(env_ids)
         ]
         cls = AsyncVectorEnv if async_mode else SyncVectorEnv
-        return cls(env_ids, fns, mode, seeds=seeds)
+        return cls(env_ids, fns, mode, seeds=first_seeds)
     specs = [(f.name, f.native_config()) for f in native]
 
     def build(mode_name: str):
@@ -260,3 +269,12 @@ def make_vec(
         )
 
     return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error)
+
+
+def _register_reasoning_gym() -> None:
+    from geode.envs import reasoning_gym
+
+    reasoning_gym.register_all(ENV_REGISTRY)
+
+
+_register_reasoning_gym()
