@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the geode Python package and installs it into target/py-venv (created on first use,
-# with maturin, numpy, pytest and the `datasets` library the drop-in tests load rows with). Idempotent and quiet; reuses the workspace target directory,
+# with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with and the
+# `mcp` package the MCP tool tests write a server with). Idempotent and quiet; reuses the workspace target directory,
 # so wasmtime is not rebuilt when `cargo build --release` already ran.
 #
 #   bash host/python/dev-install.sh && target/py-venv/bin/python -c "import geode as gem"
@@ -13,8 +14,9 @@ WHEELS="$ROOT/target/py-wheels"
 if [ ! -x "$PY" ]; then
     "${PYTHON:-python3}" -m venv "$VENV"
 fi
-if ! "$PY" -c "import maturin, numpy, pytest, datasets" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest "datasets>=3,<5"
+if ! "$PY" -c "import maturin, numpy, pytest, datasets, mcp, uvicorn" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest "datasets>=3,<5" \
+        "mcp>=1.10,<3" uvicorn
 fi
 
 rm -rf "$WHEELS"
