@@ -76,6 +76,14 @@ fn stdio_tool(pids: &Path, extra: Value) -> geode_runtime::Result<Box<dyn Tool>>
     geode_tests::registry().make_tool("tool:mcp", &config, &Limits::default())
 }
 
+/// The error of making `tool:mcp` with `config`.
+fn make_error(config: &Value) -> Error {
+    match geode_tests::registry().make_tool("tool:mcp", config, &Limits::default()) {
+        Ok(_) => panic!("{config} made a tool"),
+        Err(error) => error,
+    }
+}
+
 fn call(tool: &mut dyn Tool, name: &str, arguments: &str) -> ToolOutput {
     let action = format!(
         "<think>use {name}</think>\n<tool_call>\n<tool_name>{name}</tool_name>\n<arguments>{arguments}</arguments>\n</tool_call>"
@@ -210,12 +218,12 @@ fn dropping_a_tool_stops_its_server() {
 fn unreachable_servers_are_errors_never_hangs() {
     let missing = json!({"server": {"command": "/nonexistent/mcp-server"}});
     let registry = geode_tests::registry();
-    match registry.make_tool("tool:mcp", &missing, &Limits::default()) {
-        Err(Error::Io { context, source }) => {
+    match make_error(&missing) {
+        Error::Io { context, source } => {
             assert!(context.contains("listing the tools of stdio server 'default'"), "{context}");
             assert!(source.to_string().contains("cannot start `/nonexistent/mcp-server`"), "{source}");
         }
-        other => panic!("{other:?}"),
+        other => panic!("{other}"),
     }
     // Without the check at creation, calls fail instead.
     let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
@@ -242,23 +250,22 @@ fn unreachable_servers_are_errors_never_hangs() {
         "timeout": 0.5, "max_retries": 1,
     });
     let started = Instant::now();
-    let error = registry.make_tool("tool:mcp", &config, &Limits::default()).unwrap_err();
+    let error = make_error(&config);
     assert!(started.elapsed() < Duration::from_secs(5), "{:?}", started.elapsed());
     assert!(error.to_string().contains("within 0.5 s (timeout)"), "{error}");
 }
 
 #[test]
 fn bad_configs_name_the_key() {
-    let registry = geode_tests::registry();
     let cases = [
         (json!({}), "server"),
         (json!({"server": {"command": "x", "tools": {}}}), "server.default.tools"),
         (json!({"server": "http://127.0.0.1:9/mcp", "execution_timeout": 3}), "execution_timeout"),
     ];
     for (config, key) in cases {
-        match registry.make_tool("tool:mcp", &config, &Limits::default()) {
-            Err(Error::BadConfig { key: named, .. }) => assert_eq!(named, key, "{config}"),
-            other => panic!("{config}: {other:?}"),
+        match make_error(&config) {
+            Error::BadConfig { key: named, .. } => assert_eq!(named, key, "{config}"),
+            other => panic!("{config}: {other}"),
         }
     }
 }

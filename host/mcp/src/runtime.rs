@@ -20,15 +20,10 @@ pub fn block_on<T: Send + 'static>(
     future: impl Future<Output = T> + Send + 'static,
 ) -> Result<T, String> {
     let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-    RUNTIME.spawn(async move {
+    drop(RUNTIME.spawn(async move {
         let _ = sender.send(future.await);
-    });
+    }));
     receiver
         .recv()
         .map_err(|_| "the MCP client task panicked".to_owned())
-}
-
-/// Runs `future` on the MCP runtime without waiting for it.
-pub fn spawn(future: impl Future<Output = ()> + Send + 'static) {
-    RUNTIME.spawn(future);
 }

@@ -148,6 +148,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     runtime.block_on(async {
         let service = TestServer.serve(rmcp::transport::stdio()).await?;
         service.waiting().await?;
-        Ok(())
+        Ok::<(), Box<dyn std::error::Error>>(())
     })
 }
