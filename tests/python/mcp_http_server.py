@@ -13,8 +13,10 @@ import uvicorn
 
 try:  # mcp 2
     from mcp.server.mcpserver import MCPServer as Server
+    from mcp.server.mcpserver.exceptions import ToolError
 except ImportError:  # mcp 1
     from mcp.server.fastmcp import FastMCP as Server
+    from mcp.server.fastmcp.exceptions import ToolError
 
 server = Server("geode-test-http")
 
@@ -40,8 +42,8 @@ async def slow(seconds: float) -> str:
 
 @server.tool()
 def fail(why: str) -> str:
-    """Always fails."""
-    raise ValueError(f"failed as asked: {why}")
+    """Always fails (a failure the tool reports, which the client sees)."""
+    raise ToolError(f"failed as asked: {why}")
 
 
 @server.tool()
