@@ -52,7 +52,10 @@ mod tests {
         let call = parse_tool_call(action).unwrap();
         assert_eq!(call.name, "add");
         assert_eq!(call.arguments, json!({"a": 1}));
-        assert!(call.parsed_action.starts_with("<tool_call>\n<tool_name> add"));
+        assert!(
+            call.parsed_action
+                .starts_with("<tool_call>\n<tool_name> add")
+        );
         assert!(call.parsed_action.ends_with("</arguments>\n</tool_call>"));
     }
 
@@ -63,6 +66,11 @@ mod tests {
         let bad = "<tool_call><tool_name>add</tool_name><arguments>{a: 1}</arguments></tool_call>";
         assert_eq!(parse_tool_call(bad), None);
         assert_eq!(parse_tool_call("<answer>3</answer>"), None);
-        assert_eq!(parse_tool_call("<tool_call><tool_name></tool_name><arguments>{}</arguments></tool_call>"), None);
+        assert_eq!(
+            parse_tool_call(
+                "<tool_call><tool_name></tool_name><arguments>{}</arguments></tool_call>"
+            ),
+            None
+        );
     }
 }

@@ -118,9 +118,18 @@ mod tests {
         assert_eq!(entry.remote_name, "add");
         assert!(entry.check_arguments(&json!({"a": 1, "b": 2})).is_ok());
         let error = entry.check_arguments(&json!({"a": "1"})).unwrap_err();
-        assert!(error.starts_with("the arguments of 'calc_add' do not match its input schema: "), "{error}");
-        assert!(error.contains("\"1\" is not of type \"integer\" (at /a)"), "{error}");
-        assert!(error.contains("\"b\" is a required property (at /)"), "{error}");
+        assert!(
+            error.starts_with("the arguments of 'calc_add' do not match its input schema: "),
+            "{error}"
+        );
+        assert!(
+            error.contains("\"1\" is not of type \"integer\" (at /a)"),
+            "{error}"
+        );
+        assert!(
+            error.contains("\"b\" is a required property (at /)"),
+            "{error}"
+        );
         let error = entry.check_arguments(&json!([1, 2])).unwrap_err();
         assert!(error.contains("must be a JSON object"), "{error}");
     }

@@ -191,9 +191,8 @@ fn server_entry(name: &str, entry: &Value) -> Result<ServerSpec> {
         }
     };
     let has_command = entry.contains_key("command") || entry.contains_key("args");
-    let transport = text("transport")?.unwrap_or_else(|| {
-        if has_command { "stdio" } else { "http" }.to_owned()
-    });
+    let transport =
+        text("transport")?.unwrap_or_else(|| if has_command { "stdio" } else { "http" }.to_owned());
     let transport = match transport.as_str() {
         "stdio" => {
             let command = text("command")?
@@ -221,8 +220,10 @@ fn server_entry(name: &str, entry: &Value) -> Result<ServerSpec> {
             let url = text("url")?
                 .filter(|u| !u.is_empty())
                 .ok_or_else(|| bad(&key("url"), "an HTTP server needs a url".into()))?;
-            let mut headers =
-                string_map(entry.get("headers").unwrap_or(&Value::Null), &key("headers"))?;
+            let mut headers = string_map(
+                entry.get("headers").unwrap_or(&Value::Null),
+                &key("headers"),
+            )?;
             if let Some(token) = text("auth")? {
                 headers.insert("Authorization".into(), format!("Bearer {token}"));
             }
@@ -231,7 +232,9 @@ fn server_entry(name: &str, entry: &Value) -> Result<ServerSpec> {
         other => {
             return Err(bad(
                 &key("transport"),
-                format!("unsupported transport `{other}`; transports are stdio, http (streamable HTTP)"),
+                format!(
+                    "unsupported transport `{other}`; transports are stdio, http (streamable HTTP)"
+                ),
             ));
         }
     };
@@ -251,7 +254,10 @@ fn string_map(value: &Value, key: &str) -> Result<BTreeMap<String, String>> {
                 other => Err(bad(key, format!("`{k}` must be a string, got {other}"))),
             })
             .collect(),
-        other => Err(bad(key, format!("must be an object of strings, got {other}"))),
+        other => Err(bad(
+            key,
+            format!("must be an object of strings, got {other}"),
+        )),
     }
 }
 
@@ -355,12 +361,30 @@ mod tests {
         let cases = [
             (json!({}), "server"),
             (json!({"server": "http://x", "timeout": 0}), "timeout"),
-            (json!({"server": "http://x", "max_retries": 0}), "max_retries"),
-            (json!({"server": "http://x", "execution_timeout": 3}), "execution_timeout"),
-            (json!({"server": {"command": "x", "tools": {}}}), "server.default.tools"),
-            (json!({"server": {"transport": "sse", "url": "http://x"}}), "server.default.transport"),
-            (json!({"server": {"transport": "stdio"}}), "server.default.command"),
-            (json!({"server": {"command": "x", "args": [1]}}), "server.default.args"),
+            (
+                json!({"server": "http://x", "max_retries": 0}),
+                "max_retries",
+            ),
+            (
+                json!({"server": "http://x", "execution_timeout": 3}),
+                "execution_timeout",
+            ),
+            (
+                json!({"server": {"command": "x", "tools": {}}}),
+                "server.default.tools",
+            ),
+            (
+                json!({"server": {"transport": "sse", "url": "http://x"}}),
+                "server.default.transport",
+            ),
+            (
+                json!({"server": {"transport": "stdio"}}),
+                "server.default.command",
+            ),
+            (
+                json!({"server": {"command": "x", "args": [1]}}),
+                "server.default.args",
+            ),
             (json!({"server": {"command": "x"}, "auth": "t"}), "auth"),
             (json!({"server": {"mcpServers": {}}}), "server"),
             (json!({"server": 3}), "server"),

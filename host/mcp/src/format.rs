@@ -82,7 +82,10 @@ mod tests {
         let text = json!({"content": [{"type": "text", "text": "5"}, {"type": "image", "data": "aGk=", "mimeType": "image/png"}]});
         assert_eq!(observation(&text, None), "5\nBinary data: 4 bytes");
         let failed = json!({"isError": true, "content": [{"type": "text", "text": "bad"}, {"type": "text", "text": "input"}]});
-        assert_eq!(observation(&failed, None), "[Tool execution error: bad input]");
+        assert_eq!(
+            observation(&failed, None),
+            "[Tool execution error: bad input]"
+        );
         assert!(is_error(&observation(&failed, None)));
         assert_eq!(observation(&json!({"content": []}), None), NO_OUTPUT);
         let schema = json!({"type": "object", "x-fastmcp-wrap-result": true});

@@ -42,12 +42,12 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Failure::Unreachable(message) => write!(f, "cannot connect: {message}"),
-            Failure::Lost(message) => write!(f, "the connection to the server was lost ({message})"),
-            Failure::TimedOut(limit) => write!(
-                f,
-                "no answer within {} s (timeout)",
-                limit.as_secs_f64()
-            ),
+            Failure::Lost(message) => {
+                write!(f, "the connection to the server was lost ({message})")
+            }
+            Failure::TimedOut(limit) => {
+                write!(f, "no answer within {} s (timeout)", limit.as_secs_f64())
+            }
             Failure::Refused(message) => f.write_str(message),
         }
     }

@@ -78,7 +78,10 @@ impl McpTool {
                     .with_retries(server, move |peer| session::list_tools(peer, timeout))
                     .map_err(|failure| {
                         let spec = &self.config.servers[server];
-                        host_error(&format!("listing the tools of {}", spec.describe()), failure.to_string())
+                        host_error(
+                            &format!("listing the tools of {}", spec.describe()),
+                            failure.to_string(),
+                        )
                     })?;
                 let name = &self.config.servers[server].name;
                 entries.extend(
@@ -104,7 +107,11 @@ impl McpTool {
 
     /// Runs `request` on server `server`, connecting first if needed; a failure that may pass
     /// drops the session and tries again on a new one, up to `max_retries` attempts.
-    fn with_retries<T, F, Fut>(&mut self, server: usize, request: F) -> std::result::Result<T, Failure>
+    fn with_retries<T, F, Fut>(
+        &mut self,
+        server: usize,
+        request: F,
+    ) -> std::result::Result<T, Failure>
     where
         T: Send + 'static,
         F: Fn(Peer<RoleClient>) -> Fut,

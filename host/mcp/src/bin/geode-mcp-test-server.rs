@@ -101,7 +101,10 @@ async fn call(params: CallToolRequestParams) -> Result<CallToolResult, ErrorData
             result.structured_content = Some(json!({"result": [1, "two", null]}));
             Ok(result)
         }
-        other => Err(ErrorData::invalid_params(format!("unknown tool {other}"), None)),
+        other => Err(ErrorData::invalid_params(
+            format!("unknown tool {other}"),
+            None,
+        )),
     }
 }
 
