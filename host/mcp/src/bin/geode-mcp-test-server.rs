@@ -121,12 +121,12 @@ impl ServerHandler for TestServer {
         std::future::ready(Ok(ListToolsResult::with_all_items(tools())))
     }
 
-    fn call_tool(
+    async fn call_tool(
         &self,
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
-    ) -> impl Future<Output = Result<CallToolResponse, ErrorData>> + Send + '_ {
-        async move { call(request).await.map(CallToolResponse::from) }
+    ) -> Result<CallToolResponse, ErrorData> {
+        call(request).await.map(CallToolResponse::from)
     }
 }
 
