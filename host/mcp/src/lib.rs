@@ -6,7 +6,7 @@
 //! - The instructions ([`instructions`]) list the servers' tools with their JSON schemas.
 //! - An action's first `<tool_call><tool_name>…</tool_name><arguments>{…}</arguments></tool_call>`
 //!   ([`action`]) is checked against the tool's input schema ([`catalog`]), called with a timeout
-//!   ([`session`]) and its result written as GEM writes it ([`format`]).
+//!   ([`session`]) and its result written as GEM writes it ([`format`](mod@format)).
 //! - A server that cannot be reached, dies or hangs gives `[Tool execution failed: …]` with
 //!   `has_error` within the timeout (per attempt; GEM's `max_retries`), and is started again on
 //!   the next attempt. Dropping a tool stops its stdio servers.
