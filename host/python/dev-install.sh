@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the geode Python package and installs it into target/py-venv (created on first use,
-# with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with, and
-# reasoning-gym, the `rg` extra). Idempotent and quiet; reuses the workspace target directory,
+# with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with, the
+# `mcp` package the MCP tool tests write a server with, and reasoning-gym, the `rg` extra).
+# Idempotent and quiet; reuses the workspace target directory,
 # so wasmtime is not rebuilt when `cargo build --release` already ran.
 #
 #   bash host/python/dev-install.sh && target/py-venv/bin/python -c "import geode as gem"
@@ -14,8 +15,9 @@ WHEELS="$ROOT/target/py-wheels"
 if [ ! -x "$PY" ]; then
     "${PYTHON:-python3}" -m venv "$VENV"
 fi
-if ! "$PY" -c "import maturin, numpy, pytest, datasets" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest "datasets>=3,<5"
+if ! "$PY" -c "import maturin, numpy, pytest, datasets, mcp, uvicorn" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest "datasets>=3,<5" \
+        "mcp>=1.10,<3" uvicorn
 fi
 # The `rg` extra (GEM's ReasoningGym ids run in the host's Python): tests/python/test_rg.py
 # replays GEM's recorded rg episodes with it.

@@ -15,6 +15,7 @@ mod guest_sdks;
 mod hostile_guests;
 mod math_env;
 mod math_grader;
+mod mcp_tool;
 mod qa_env;
 mod sandbox_escapes;
 mod sdk_sandbox;

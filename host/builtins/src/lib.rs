@@ -42,7 +42,7 @@ pub fn install(runtime: &Runtime) {
 }
 
 /// The built-in plugins (with the datasets they read; a dataset of the same name already loaded
-/// on `runtime` is kept) and the host's own ids (the code envs, `tool:python`, the math envs),
+/// on `runtime` is kept) and the host's own ids (the code envs, `tool:python`, the math envs, `tool:search`, `tool:mcp`),
 /// on `runtime` with geode's Python runner [installed](install).
 pub fn registry(runtime: Runtime) -> Result<Registry> {
     install(&runtime);
@@ -56,6 +56,7 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     registry.add_native(Arc::new(gem::GemProvider))?;
     registry.add_native(Arc::new(math::MathProvider))?;
     registry.add_native(Arc::new(geode_search::SearchProvider))?;
+    registry.add_native(Arc::new(geode_mcp::McpProvider))?;
     Ok(registry)
 }
 
