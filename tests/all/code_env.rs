@@ -5,7 +5,7 @@
 use geode_builtins::gem::{TERMINAL_STATE, Verdict};
 use geode_runtime::wrappers::ToolRewards;
 use geode_runtime::{Env, Limits, MakeOptions, StepOutput, WrapperSpec};
-use geode_tests::{registry, timed_section};
+use geode_tests::{registry, step_alone, timed_section};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -32,16 +32,6 @@ fn reset_to(env: &mut Box<dyn Env>, title: &str) {
         }
     }
     panic!("no seed below 200 picks `{title}`");
-}
-
-/// Steps `env` on a thread pool of its own, so the timing does not include waiting for the
-/// global pool, which the other tests of this binary keep busy.
-fn step_alone(env: &mut Box<dyn Env>, action: &str) -> StepOutput {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .unwrap();
-    pool.install(|| env.step(action).unwrap())
 }
 
 fn answer(code: &str) -> String {

@@ -5,7 +5,7 @@
 //! environment...) 0.0, or -0.1 without a code block, each judged within its answer's budget.
 
 use geode_runtime::Env;
-use geode_tests::{registry, timed_section};
+use geode_tests::{registry, step_alone, timed_section};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -62,7 +62,7 @@ fn grade_all(file: &str, timeout: f64, bound: Duration) -> (usize, Vec<String>) 
         let expected = row.get("reward").and_then(Value::as_f64).unwrap_or(1.0);
         env.reset(Some(seeds[problem])).unwrap();
         let started = Instant::now();
-        let step = env.step(row["answer"].as_str().unwrap()).unwrap();
+        let step = step_alone(env.as_mut(), row["answer"].as_str().unwrap());
         let elapsed = started.elapsed();
         if step.reward != expected || elapsed > bound {
             misses.push(format!(

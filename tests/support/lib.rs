@@ -54,3 +54,14 @@ pub fn timed_section() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// Steps `env` on a thread pool of its own: a code answer's tests run on the rayon pool of
+/// the thread that steps, and the global pool is kept busy for seconds at a time by other tests
+/// of the binary (the conformance suite), which a wall-clock bound must not measure.
+pub fn step_alone(env: &mut dyn geode_runtime::Env, action: &str) -> geode_runtime::StepOutput {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("a thread pool");
+    pool.install(|| env.step(action).expect("step"))
+}

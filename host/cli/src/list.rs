@@ -4,8 +4,7 @@ use anyhow::Result;
 use geode_runtime::Registry;
 
 /// GEM's ReasoningGym ids are not plugins: the Python package runs them in the host's Python.
-const RG_NOTE: &str =
-    "\nrg:* (GEM's 104 ReasoningGym ids): provided by the Python package with the rg \
+const RG_NOTE: &str = "\nrg:* (GEM's 104 ReasoningGym ids): provided by the Python package with the rg \
 extra (pip install 'geode[rg]'), run in the host's Python; not available from the CLI";
 
 /// Prints one row per id: id, kind (env, tool, wrapper), provider, description. Ids the host
