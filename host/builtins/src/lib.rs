@@ -55,8 +55,8 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     }
     registry.add_native(Arc::new(gem::GemProvider))?;
     registry.add_native(Arc::new(math::MathProvider))?;
-    registry.add_native(Arc::new(geode_search::SearchProvider))?;
-    registry.add_native(Arc::new(geode_mcp::McpProvider))?;
+    registry.add_native(Arc::new(geode_search::search_provider()))?;
+    registry.add_native(Arc::new(geode_mcp::mcp_provider()))?;
     Ok(registry)
 }
 

@@ -5,6 +5,7 @@
 //! URL `server`), `max_retries`, `delay_between_retries`, `validate_on_init`, and `timeout`
 //! (GEM's `execution_timeout`).
 
+use geode_runtime::config::merge_value;
 use geode_runtime::{Error, Result};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -22,7 +23,7 @@ pub fn default_config() -> Value {
         "server": null,
         "auth": null,
         "headers": null,
-        "timeout": 30,
+        "timeout": 30.0,
         "max_retries": 3,
         "delay_between_retries": 1.0,
         "validate_on_init": true,
@@ -91,7 +92,7 @@ pub struct McpConfig {
 impl McpConfig {
     /// Merges `overrides` (a JSON object or null) over [`default_config`] and checks it.
     pub fn parse(overrides: &Value) -> Result<Self> {
-        let config = merge(overrides)?;
+        let config = merge_value(MCP_TOOL_ID, &default_config(), overrides)?;
         let timeout = seconds(&config, "timeout", false)?;
         let delay_between_retries = seconds(&config, "delay_between_retries", true)?;
         let max_retries = match config["max_retries"].as_u64() {
@@ -104,7 +105,16 @@ impl McpConfig {
             }
         };
         let top_headers = string_map(&config["headers"], "headers")?;
-        let auth = config["auth"].as_str().map(str::to_owned);
+        let auth = match &config["auth"] {
+            Value::Null => None,
+            Value::String(token) => Some(token.clone()),
+            other => {
+                return Err(bad(
+                    "auth",
+                    format!("must be a string or null, got {other}"),
+                ));
+            }
+        };
         let servers = match &config["server"] {
             Value::Null => {
                 return Err(bad(
@@ -281,42 +291,6 @@ fn bad(key: &str, message: String) -> Error {
     }
 }
 
-/// `overrides` over the defaults: unknown keys and values of the wrong JSON type are refused.
-fn merge(overrides: &Value) -> Result<Map<String, Value>> {
-    let mut config = default_config().as_object().cloned().expect("an object");
-    let overrides = match overrides {
-        Value::Null => return Ok(config),
-        Value::Object(map) => map,
-        other => {
-            return Err(bad(
-                "<root>",
-                format!("overrides must be a JSON object, got {other}"),
-            ));
-        }
-    };
-    for (key, value) in overrides {
-        let expected = match key.as_str() {
-            "server" => value.is_string() || value.is_object() || value.is_null(),
-            "auth" => value.is_string() || value.is_null(),
-            "headers" => value.is_object() || value.is_null(),
-            "timeout" | "max_retries" | "delay_between_retries" => value.is_number(),
-            "validate_on_init" => value.is_boolean(),
-            _ => {
-                let known: Vec<&str> = config.keys().map(String::as_str).collect();
-                return Err(bad(
-                    key,
-                    format!("unknown key; known keys are {}", known.join(", ")),
-                ));
-            }
-        };
-        if !expected {
-            return Err(bad(key, format!("unexpected value {value}")));
-        }
-        config.insert(key.clone(), value.clone());
-    }
-    Ok(config)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,6 +362,11 @@ mod tests {
             (json!({"server": {"command": "x"}, "auth": "t"}), "auth"),
             (json!({"server": {"mcpServers": {}}}), "server"),
             (json!({"server": 3}), "server"),
+            (json!({"server": "http://x", "auth": 3}), "auth"),
+            (
+                json!({"server": "http://x", "validate_on_init": 1}),
+                "validate_on_init",
+            ),
         ];
         for (overrides, key) in cases {
             match McpConfig::parse(&overrides) {

@@ -14,7 +14,7 @@
 //! Every connection runs on one small tokio runtime of the process ([`runtime`]); the tool's
 //! calls block the calling thread only. `geode-mcp-test-server` is a stdio server for tests.
 //!
-//! Register the tool with `registry.add_native(Arc::new(McpProvider))`.
+//! Register the tool with `registry.add_native(Arc::new(mcp_provider()))`.
 
 #![deny(missing_docs)]
 
@@ -30,5 +30,5 @@ pub mod session;
 mod tool;
 
 pub use config::{MCP_TOOL_ID, McpConfig, ServerSpec, Transport};
-pub use provider::{MCP_SOURCE, McpProvider};
+pub use provider::{MCP_SOURCE, mcp_provider};
 pub use tool::McpTool;

@@ -27,7 +27,7 @@
 mod bindings;
 mod cache;
 mod component_env;
-mod config;
+pub mod config;
 pub mod conformance;
 mod dataset;
 mod engine;
@@ -60,7 +60,7 @@ pub use error::{Error, RefusalKind, Result};
 pub use limits::Limits;
 pub use options::MakeOptions;
 pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
-pub use provider::{Entry, NativeProvider, Provider};
+pub use provider::{Entry, MakeTool, NativeProvider, Provider, ToolProvider};
 pub use registry::{DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec, auto_group_size};

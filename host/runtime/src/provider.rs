@@ -51,6 +51,51 @@ pub trait NativeProvider: Send + Sync {
     }
 }
 
+/// Makes a [`ToolProvider`]'s tool from the runtime and the user's overrides.
+pub type MakeTool = fn(&Runtime, &Value) -> Result<Box<dyn Tool>>;
+
+/// Provides one tool the host implements in Rust: its spec (id, defaults, description) and how
+/// to make it. Host tool crates register one of these instead of writing a provider each.
+#[derive(Debug, Clone)]
+pub struct ToolProvider {
+    source: &'static str,
+    spec: EnvSpec,
+    make: MakeTool,
+}
+
+impl ToolProvider {
+    /// Tool `spec`, listed as provided by `source` and made by `make`.
+    pub fn new(source: &'static str, spec: EnvSpec, make: MakeTool) -> Self {
+        ToolProvider { source, spec, make }
+    }
+}
+
+impl NativeProvider for ToolProvider {
+    fn name(&self) -> &str {
+        self.source
+    }
+
+    fn specs(&self) -> Vec<(PluginKind, EnvSpec)> {
+        vec![(PluginKind::Tool, self.spec.clone())]
+    }
+
+    fn make_tool(
+        &self,
+        runtime: &Runtime,
+        id: &str,
+        overrides: &Value,
+        _limits: &Limits,
+    ) -> Result<Box<dyn Tool>> {
+        if id != self.spec.id {
+            return Err(Error::Internal(format!(
+                "{} has no tool `{id}`",
+                self.source
+            )));
+        }
+        (self.make)(runtime, overrides)
+    }
+}
+
 /// What provides one registered id.
 #[derive(Clone)]
 pub enum Provider {

@@ -277,20 +277,7 @@ impl Registry {
                 "`{id}` is not provided by a plugin"
             )));
         };
-        let spec = &entry.spec;
-        let empty = Map::new();
-        let overrides = match overrides {
-            Value::Null => &empty,
-            Value::Object(map) => map,
-            other => {
-                return Err(Error::BadConfig {
-                    id: id.to_owned(),
-                    key: "<root>".to_owned(),
-                    message: format!("overrides must be a JSON object, got {other}"),
-                });
-            }
-        };
-        let config = merge(id, &spec.default_config, overrides)?;
+        let config = merge(id, &entry.spec.default_config, overrides)?;
         self.load_dataset_file(id, &config, overrides)?;
         Ok((plugin.clone(), Value::Object(config).to_string()))
     }
@@ -303,7 +290,7 @@ impl Registry {
         &self,
         id: &str,
         config: &Map<String, Value>,
-        overrides: &Map<String, Value>,
+        overrides: &Value,
     ) -> Result<()> {
         let Some(Value::String(name)) = config.get(DATASET_KEY) else {
             return Ok(());

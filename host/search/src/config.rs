@@ -1,8 +1,9 @@
 //! The configuration of `tool:search`, checked key by key: which backend, which corpus or
 //! server, `topk` and `timeout` (GEM's `SearchTool(search_url=None, topk=3, timeout=5)`).
 
+use geode_runtime::config::merge_value;
 use geode_runtime::{Error, Result};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::time::Duration;
 
 /// The id of the search tool.
@@ -18,7 +19,7 @@ pub fn default_config() -> Value {
         "corpus": null,
         "search_url": null,
         "topk": 3,
-        "timeout": 5,
+        "timeout": 5.0,
     })
 }
 
@@ -47,8 +48,12 @@ impl SearchConfig {
     /// Merges `overrides` (a JSON object or null) over [`default_config`] and checks it;
     /// `search_url_var` is the value of `SEARCH_URL`, if set.
     pub fn parse(overrides: &Value, search_url_var: Option<String>) -> Result<Self> {
-        let config = merge(overrides)?;
-        let text = |key: &str| config[key].as_str().map(str::to_owned);
+        let config = merge_value(SEARCH_TOOL_ID, &default_config(), overrides)?;
+        let text = |key: &str| match &config[key] {
+            Value::Null => Ok(None),
+            Value::String(text) => Ok(Some(text.clone())),
+            other => Err(bad(key, format!("must be a string or null, got {other}"))),
+        };
         let topk = match config["topk"].as_u64() {
             Some(topk) if topk > 0 => topk,
             _ => {
@@ -72,8 +77,8 @@ impl SearchConfig {
                 ));
             }
         };
-        let corpus = text("corpus");
-        let url = text("search_url").filter(|u| !u.is_empty());
+        let corpus = text("corpus")?;
+        let url = text("search_url")?.filter(|u| !u.is_empty());
         let env_url = search_url_var.filter(|u| !u.is_empty());
         let backend = match config["backend"].as_str().unwrap_or_default() {
             "local" if url.is_some() => {
@@ -134,40 +139,6 @@ fn bad(key: &str, message: String) -> Error {
     }
 }
 
-/// `overrides` over the defaults: unknown keys and values of the wrong JSON type are refused.
-fn merge(overrides: &Value) -> Result<Map<String, Value>> {
-    let mut config = default_config().as_object().cloned().expect("an object");
-    let overrides = match overrides {
-        Value::Null => return Ok(config),
-        Value::Object(map) => map,
-        other => {
-            return Err(bad(
-                "<root>",
-                format!("overrides must be a JSON object, got {other}"),
-            ));
-        }
-    };
-    for (key, value) in overrides {
-        let expected = match key.as_str() {
-            "backend" => value.is_string(),
-            "corpus" | "search_url" => value.is_string() || value.is_null(),
-            "topk" | "timeout" => value.is_number(),
-            _ => {
-                let known: Vec<&str> = config.keys().map(String::as_str).collect();
-                return Err(bad(
-                    key,
-                    format!("unknown key; known keys are {}", known.join(", ")),
-                ));
-            }
-        };
-        if !expected {
-            return Err(bad(key, format!("unexpected value {value}")));
-        }
-        config.insert(key.clone(), value.clone());
-    }
-    Ok(config)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -177,6 +148,11 @@ mod tests {
         let config = SearchConfig::parse(&Value::Null, None).unwrap();
         assert_eq!(config.backend, Backend::Local(None));
         assert_eq!((config.topk, config.timeout), (3, Duration::from_secs(5)));
+        let fractional = SearchConfig::parse(&json!({"timeout": 2.5, "topk": 4}), None).unwrap();
+        assert_eq!(
+            (fractional.topk, fractional.timeout),
+            (4, Duration::from_millis(2500))
+        );
         let env = Some("http://127.0.0.1:9/retrieve".to_owned());
         let config = SearchConfig::parse(&Value::Null, env.clone()).unwrap();
         assert_eq!(config.backend, Backend::Remote(env.clone().unwrap()));
@@ -197,6 +173,8 @@ mod tests {
             ),
             (json!({"top_k": 3}), "top_k"),
             (json!({"corpus": 3}), "corpus"),
+            (json!({"search_url": false}), "search_url"),
+            (json!({"topk": 2.5}), "topk"),
         ];
         for (overrides, key) in cases {
             match SearchConfig::parse(&overrides, None) {

@@ -12,7 +12,7 @@
 //!   `search_url` or `SEARCH_URL`), reached by the host only, with a timeout.
 //!   `geode-search-server` ([`server`]) speaks that protocol over a local index.
 //!
-//! Register the tool with `registry.add_native(Arc::new(SearchProvider))`.
+//! Register the tool with `registry.add_native(Arc::new(search_provider()))`.
 
 #![deny(missing_docs)]
 
@@ -29,5 +29,5 @@ mod tool;
 
 pub use config::{SEARCH_TOOL_ID, SEARCH_URL_VAR, SearchConfig};
 pub use index::{Hit, LocalIndex};
-pub use provider::{SEARCH_SOURCE, SearchProvider};
+pub use provider::{SEARCH_SOURCE, search_provider};
 pub use tool::{SearchTool, Searcher};

@@ -11,9 +11,10 @@
 use super::code_tests::{TestCase, Verdict, parse_tests, select_tests};
 use super::extract::last_fenced_block;
 use super::run_python::run_python_with_stop;
-use super::settings::{RunSettings, merge_config};
+use super::settings::RunSettings;
 use crate::episodes::{Episodes, last_step};
 use crate::rows::{broken_row, question_row};
+use geode_runtime::config::merge_value;
 use geode_runtime::sandbox::Sandbox;
 use geode_runtime::sandbox::{AnswerBudget, StopSignal};
 use geode_runtime::{Dataset, Datasets, Env, Error, Info, Limits, ResetOutput, Result, StepOutput};
@@ -59,7 +60,7 @@ pub fn default_config() -> Value {
         "test_key": "tests",
         "max_tests": 12,
         "seed": 0,
-        "timeout": 10,
+        "timeout": 10.0,
         "answer_timeout": null,
         "early_exit": true,
         "fuel": null,
@@ -128,7 +129,7 @@ impl CodeEnv {
                 "`{id}` is not a code env id"
             )));
         }
-        let config = merge_config(id, &default_config(), overrides)?;
+        let config = merge_value(id, &default_config(), overrides)?;
         let text = |key: &str| config[key].as_str().unwrap_or_default().to_owned();
         let dataset = open_dataset(datasets, &text("dataset"))?;
         if dataset.is_empty() {

@@ -19,4 +19,3 @@ pub use provider::{GemProvider, NATIVE_SOURCE};
 pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
 pub use run_python::{BASE_IMPORTS, run_python};
 pub use settings::RunSettings;
-pub(crate) use settings::merge_config;

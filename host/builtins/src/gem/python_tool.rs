@@ -5,8 +5,9 @@
 
 use super::extract::first_python_block;
 use super::run_python::run_python;
-use super::settings::{RunSettings, merge_config};
+use super::settings::RunSettings;
 use geode_runtime::Result;
+use geode_runtime::config::merge_value;
 use geode_runtime::sandbox::Sandbox;
 use geode_runtime::sandbox::{RunOutcome, RunStatus};
 use geode_runtime::tool::{Tool, ToolOutput};
@@ -19,7 +20,7 @@ pub const PYTHON_TOOL_ID: &str = "tool:python";
 /// `keep_error_last_line=False`, plus the sandbox limits of each run.
 pub fn default_config() -> Value {
     json!({
-        "timeout": 5,
+        "timeout": 5.0,
         "keep_error_last_line": false,
         "fuel": null,
         "memory_bytes": 256u64 << 20,
@@ -38,7 +39,7 @@ pub struct PythonTool {
 impl PythonTool {
     /// A tool over `sandbox` with `overrides` merged into the tool's default configuration.
     pub fn new(sandbox: Sandbox, overrides: &Value) -> Result<Self> {
-        let config = merge_config(PYTHON_TOOL_ID, &default_config(), overrides)?;
+        let config = merge_value(PYTHON_TOOL_ID, &default_config(), overrides)?;
         let settings = RunSettings::from_config(PYTHON_TOOL_ID, &config)?;
         let keep_error_last_line = config["keep_error_last_line"].as_bool().unwrap_or(false);
         Ok(PythonTool {

@@ -6,50 +6,6 @@ use geode_runtime::{Error, Result};
 use serde_json::{Map, Value};
 use std::time::Duration;
 
-/// Merges `overrides` (a JSON object or null) over `defaults`, refusing unknown keys and values
-/// of another JSON type than the default's (`null` defaults accept numbers).
-pub fn merge_config(id: &str, defaults: &Value, overrides: &Value) -> Result<Map<String, Value>> {
-    let mut config = defaults.as_object().cloned().unwrap_or_default();
-    let bad = |key: &str, message: String| Error::BadConfig {
-        id: id.to_owned(),
-        key: key.to_owned(),
-        message,
-    };
-    let overrides = match overrides {
-        Value::Null => return Ok(config),
-        Value::Object(map) => map,
-        other => {
-            return Err(bad(
-                "<root>",
-                format!("overrides must be a JSON object, got {other}"),
-            ));
-        }
-    };
-    for (key, value) in overrides {
-        let Some(default) = config.get(key) else {
-            let known: Vec<&str> = config.keys().map(String::as_str).collect();
-            return Err(bad(
-                key,
-                format!("unknown key; known keys: {}", known.join(", ")),
-            ));
-        };
-        let same_kind = match (default, value) {
-            (Value::Null, Value::Null | Value::Number(_)) => true,
-            (Value::Number(_), Value::Number(_)) => true,
-            (Value::Number(_), Value::Null) => key == "fuel",
-            (d, v) => std::mem::discriminant(d) == std::mem::discriminant(v),
-        };
-        if !same_kind {
-            return Err(bad(
-                key,
-                format!("expected a value like {default}, got {value}"),
-            ));
-        }
-        config.insert(key.clone(), value.clone());
-    }
-    Ok(config)
-}
-
 /// The run limits a configuration sets: `timeout` (seconds), `fuel` (null: `timeout` ×
 /// [`FUEL_PER_SECOND`]), `memory_bytes`, `output_bytes`.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,21 +65,5 @@ impl RunSettings {
             output_bytes: Some(self.output_bytes),
             ..RunRequest::python(code, stdin)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn unknown_keys_and_wrong_types_are_refused() {
-        let defaults = json!({"timeout": 5, "fuel": null, "flag": false});
-        let merged = merge_config("t", &defaults, &json!({"timeout": 2.5, "fuel": 10})).unwrap();
-        assert_eq!(merged["timeout"], json!(2.5));
-        let error = merge_config("t", &defaults, &json!({"timout": 1})).unwrap_err();
-        assert!(error.to_string().contains("timout"), "{error}");
-        assert!(merge_config("t", &defaults, &json!({"flag": 1})).is_err());
     }
 }

@@ -89,7 +89,7 @@ impl MathEnv {
     ) -> Result<Self> {
         let known = math_id(id)
             .ok_or_else(|| Error::InvalidArgument(format!("`{id}` is not a math env id")))?;
-        let config = crate::gem::merge_config(id, &default_config(), overrides)?;
+        let config = geode_runtime::config::merge_value(id, &default_config(), overrides)?;
         let bad = |key: &str, message: &str| Error::BadConfig {
             id: id.to_owned(),
             key: key.to_owned(),
