@@ -54,6 +54,7 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
         registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
     }
     registry.add_native(Arc::new(gem::GemProvider))?;
+    registry.add_native(Arc::new(gem::python_tool_provider()))?;
     registry.add_native(Arc::new(math::MathProvider))?;
     registry.add_native(Arc::new(geode_search::search_provider()))?;
     registry.add_native(Arc::new(geode_mcp::mcp_provider()))?;

@@ -15,7 +15,7 @@ mod settings;
 pub use code_env::{CODE_ENV_IDS, CodeEnv, FORMAT_ERROR_REWARD, SAMPLE_DATASET, TERMINAL_STATE};
 pub use code_tests::{TestCase, Verdict, parse_tests, select_tests};
 pub use extract::{PythonCall, first_python_block, last_fenced_block};
-pub use provider::{GemProvider, NATIVE_SOURCE};
+pub use provider::{GemProvider, NATIVE_SOURCE, python_tool_provider};
 pub use python_tool::{PYTHON_TOOL_ID, PythonTool};
 pub use run_python::{BASE_IMPORTS, run_python};
 pub use settings::RunSettings;

@@ -1,10 +1,11 @@
-//! [`GemProvider`]: the registry's way to the code envs and `tool:python`, ids the host
-//! provides itself next to the ids of plugins.
+//! [`GemProvider`] and [`python_tool_provider`]: the registry's way to the code envs and
+//! `tool:python`, ids the host provides itself next to the ids of plugins.
 
 use super::code_env::{CODE_ENV_IDS, CodeEnv, default_config};
 use super::python_tool::{self, PYTHON_TOOL_ID, PythonTool};
-use geode_runtime::tool::Tool;
-use geode_runtime::{Env, EnvSpec, Error, Limits, NativeProvider, PluginKind, Result, Runtime};
+use geode_runtime::{
+    Env, EnvSpec, Limits, NativeProvider, PluginKind, Result, Runtime, ToolProvider,
+};
 use serde_json::Value;
 
 /// What listings show as the provider of the host's own ids (code envs, `tool:python`).
@@ -14,7 +15,7 @@ pub const NATIVE_SOURCE: &str = "native (sandbox)";
 const PYTHON_TOOL_ABOUT: &str =
     "Runs the first <python> or fenced python block in the sandbox (GEM's PythonCodeTool)";
 
-/// Provides the code envs and the Python tool, all running code in the runtime's sandbox.
+/// Provides the code envs, all running code in the runtime's sandbox.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct GemProvider;
 
@@ -25,12 +26,10 @@ impl NativeProvider for GemProvider {
 
     fn specs(&self) -> Vec<(PluginKind, EnvSpec)> {
         let config = default_config();
-        let envs = CODE_ENV_IDS
+        CODE_ENV_IDS
             .iter()
-            .map(|(id, about)| (PluginKind::Env, EnvSpec::new(id, about, &config)));
-        let tool_config = python_tool::default_config();
-        let tool = EnvSpec::new(PYTHON_TOOL_ID, PYTHON_TOOL_ABOUT, &tool_config);
-        envs.chain([(PluginKind::Tool, tool)]).collect()
+            .map(|(id, about)| (PluginKind::Env, EnvSpec::new(id, about, &config)))
+            .collect()
     }
 
     fn make_env(
@@ -44,19 +43,16 @@ impl NativeProvider for GemProvider {
         let env = CodeEnv::new(id, sandbox, runtime.datasets(), overrides, limits)?;
         Ok(Box::new(env))
     }
+}
 
-    fn make_tool(
-        &self,
-        runtime: &Runtime,
-        id: &str,
-        overrides: &Value,
-        _limits: &Limits,
-    ) -> Result<Box<dyn Tool>> {
-        if id != PYTHON_TOOL_ID {
-            return Err(Error::Internal(format!(
-                "{NATIVE_SOURCE} has no tool `{id}`"
-            )));
-        }
+/// Provides `tool:python`, running code blocks in the runtime's sandbox.
+pub fn python_tool_provider() -> ToolProvider {
+    let spec = EnvSpec::new(
+        PYTHON_TOOL_ID,
+        PYTHON_TOOL_ABOUT,
+        &python_tool::default_config(),
+    );
+    ToolProvider::new(NATIVE_SOURCE, spec, |runtime, overrides| {
         Ok(Box::new(PythonTool::new(runtime.sandbox()?, overrides)?))
-    }
+    })
 }
