@@ -15,22 +15,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The test server binary, built next to the test binary's directory.
-fn test_server() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let binary = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("geode-mcp-test-server");
-    assert!(
-        binary.is_file(),
-        "{} is missing: build it with `cargo build --release -p geode-mcp`",
-        binary.display()
-    );
-    binary
-}
-
 /// A fresh file the test server appends its process ids to.
 fn pid_file(name: &str) -> PathBuf {
     let path = std::env::temp_dir().join(format!("mcp-test-{}-{name}.pids", std::process::id()));
@@ -67,7 +51,7 @@ fn eventually(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
 /// `tool:mcp` over the stdio test server, recording its pids in `pids`, with `extra` keys.
 fn stdio_tool(pids: &Path, extra: Value) -> geode_runtime::Result<Box<dyn Tool>> {
     let mut config = json!({"server": {
-        "command": test_server().display().to_string(),
+        "command": geode_tests::workspace_binary("geode-mcp-test-server", "geode-mcp").display().to_string(),
         "args": ["--pid-file", pids.display().to_string()],
     }});
     for (key, value) in extra.as_object().unwrap() {
@@ -495,7 +479,7 @@ fn python_and_mcp_in_one_tool_wrapper_with_gems_counters() {
     let file = pid_file("stack");
     let registry = geode_tests::registry();
     let mcp = json!({"server": {
-        "command": test_server().display().to_string(),
+        "command": geode_tests::workspace_binary("geode-mcp-test-server", "geode-mcp").display().to_string(),
         "args": ["--pid-file", file.display().to_string()],
     }, "timeout": 10, "max_retries": 1});
     let rewards = ToolRewards {

@@ -172,25 +172,12 @@ impl Drop for Server {
     }
 }
 
-/// The server binary, built by `cargo test` next to the test binary's directory.
-fn server_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let binary = exe
-        .parent()
-        .and_then(Path::parent)
-        .unwrap()
-        .join("geode-search-server");
-    assert!(
-        binary.is_file(),
-        "{} is missing: build it with `cargo build --release -p geode-search`",
-        binary.display()
-    );
-    binary
-}
-
 /// Starts the server over `corpus` (the shipped one when `None`) on a free port.
 fn start_server(corpus: Option<&Path>) -> Server {
-    let mut command = Command::new(server_binary());
+    let mut command = Command::new(geode_tests::workspace_binary(
+        "geode-search-server",
+        "geode-search",
+    ));
     command
         .args(["--port", "0"])
         .stdout(Stdio::piped())

@@ -65,3 +65,20 @@ pub fn step_alone(env: &mut dyn geode_runtime::Env, action: &str) -> geode_runti
         .expect("a thread pool");
     pool.install(|| env.step(action).expect("step"))
 }
+
+/// The workspace binary `name` (of package `package`), which `cargo test` builds next to the
+/// test binary's directory; a readable failure says how to build it when it is missing.
+pub fn workspace_binary(name: &str, package: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let binary = exe
+        .parent()
+        .and_then(std::path::Path::parent)
+        .expect("the test binary sits in target/<profile>/deps")
+        .join(name);
+    assert!(
+        binary.is_file(),
+        "{} is missing: build it with `cargo build --release -p {package}`",
+        binary.display()
+    );
+    binary
+}
