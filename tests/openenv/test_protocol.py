@@ -51,6 +51,13 @@ async def play_ws(url: str, seed: int) -> list:
 
 @pytest.fixture(scope="module")
 def guess():
+    with serve("game:GuessTheNumber-v0-hard", "--config", GUESS, "--max-sessions", "64") as server:
+        yield server
+
+
+@pytest.fixture
+def small():
+    """A server of its own: 4 sessions at most, closed after 2 s without a message."""
     with serve("game:GuessTheNumber-v0-hard", "--config", GUESS, "--max-sessions", "4",
                "--idle-timeout", "2") as server:
         yield server
@@ -172,16 +179,23 @@ def test_oversize_actions(guess):
             with pytest.raises(RuntimeError, match="EXECUTION_ERROR"):
                 await env.step({"message": over_env_limit})
             after = await env.step({"message": "\\boxed{10}"})  # the session goes on
-        async with connect(f"{guess.ws_url}/ws", max_size=None) as ws:
-            await ws.send(json.dumps({"type": "step", "data": {"message": over_server_limit}}))
-            reply = json.loads(await ws.recv())
-            with pytest.raises(ConnectionClosed) as closed:
+        # Over the server's limit: refused (the reason, when the client is still reading, and
+        # close code 1009), the connection closed, the server unharmed.
+        replies = []
+        try:
+            async with connect(f"{guess.ws_url}/ws", max_size=None) as ws:
+                await ws.send(json.dumps({"type": "step", "data": {"message": over_server_limit}}))
+                replies.append(json.loads(await ws.recv()))
                 await ws.recv()
-        return after, reply, closed.value.rcvd.code
-    after, reply, closed = asyncio.run(ws_run())
+        except (ConnectionClosed, ConnectionResetError) as e:
+            rcvd = getattr(e, "rcvd", None)
+            replies.append(None if rcvd is None else rcvd.code)
+        return after, replies
+    after, replies = asyncio.run(ws_run())
     assert after.observation["text"].startswith("At turn 1")
-    assert reply["data"]["code"] == "VALIDATION_ERROR" and "limit" in reply["data"]["message"]
-    assert closed == 1009  # "message too big"
+    assert replies[-1] in (None, 1009)
+    for reply in replies[:-1]:
+        assert reply["data"]["code"] == "VALIDATION_ERROR" and "limit" in reply["data"]["message"]
 
     with httpx.Client(base_url=guess.url) as http:
         r = http.post("/step", json={"action": {"message": over_env_limit}, "seed": 1})
@@ -191,7 +205,9 @@ def test_oversize_actions(guess):
         assert http.get("/health").status_code == 200
 
 
-def test_capacity_reached_and_disconnects_free_sessions(guess):
+def test_capacity_reached_and_disconnects_free_sessions(small):
+    guess = small
+
     async def run():
         held = [await connect(f"{guess.ws_url}/ws") for _ in range(4)]
         for ws in held:
@@ -215,7 +231,9 @@ def test_capacity_reached_and_disconnects_free_sessions(guess):
     assert len(asyncio.run(run())) == 4
 
 
-def test_idle_sessions_time_out(guess):
+def test_idle_sessions_time_out(small):
+    guess = small
+
     async def run():
         async with connect(f"{guess.ws_url}/ws") as ws:
             await ws.send(json.dumps({"type": "reset", "data": {}}))

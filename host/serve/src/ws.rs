@@ -10,6 +10,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// `GET /ws`: upgrades to a WebSocket whose messages are capped at the request size limit.
 pub async fn upgrade(State(server): State<Arc<Sessions>>, ws: WebSocketUpgrade) -> Response {
@@ -29,7 +30,14 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
     let env = match server.open().await {
         Ok(env) => env,
         Err(failure) => {
-            let _ = socket.send(Message::Text(failure.ws_message().into())).await;
+            // Said at once, and again in answer to the client's first message (for up to 5 s),
+            // so a client that sends before it reads gets the refusal, not a closed socket.
+            let refusal = failure.ws_message();
+            let _ = socket.send(Message::Text(refusal.clone().into())).await;
+            let first = tokio::time::timeout(Duration::from_secs(5), socket.recv()).await;
+            if let Ok(Some(Ok(Message::Text(_) | Message::Binary(_)))) = first {
+                let _ = socket.send(Message::Text(refusal.into())).await;
+            }
             let _ = socket.send(Message::Close(None)).await;
             return;
         }
