@@ -11,7 +11,7 @@ from ray.cluster_utils import Cluster  # noqa: E402
 import geode  # noqa: E402
 import geode.ray as geode_ray  # noqa: E402
 
-IDS = ["game:GuessTheNumber-v0-hard"] * 5 + ["game:Mastermind-v0"]
+IDS = ["game:GuessTheNumber-v0-hard"] * 5 + ["game:Mastermind-v0-easy"]
 
 
 @pytest.fixture(scope="module")
