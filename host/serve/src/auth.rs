@@ -11,7 +11,11 @@ use serde_json::json;
 use std::sync::Arc;
 
 /// Passes the request on when no token is set or the request carries it.
-pub async fn check(State(sessions): State<Arc<Sessions>>, request: Request, next: Next) -> Response {
+pub async fn check(
+    State(sessions): State<Arc<Sessions>>,
+    request: Request,
+    next: Next,
+) -> Response {
     let Some(token) = &sessions.config().token else {
         return next.run(request).await;
     };

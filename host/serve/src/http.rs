@@ -27,7 +27,9 @@ impl IntoResponse for Failure {
             Code::ExecutionError => match self.extra.get("kind").and_then(Value::as_str) {
                 Some("InputTooLargeError") => StatusCode::PAYLOAD_TOO_LARGE,
                 Some("InvalidStateError") => StatusCode::CONFLICT,
-                Some("InvalidArgumentError" | "EnvRefusedError") => StatusCode::UNPROCESSABLE_ENTITY,
+                Some("InvalidArgumentError" | "EnvRefusedError") => {
+                    StatusCode::UNPROCESSABLE_ENTITY
+                }
                 _ => StatusCode::INTERNAL_SERVER_ERROR,
             },
         };
@@ -51,19 +53,27 @@ fn object(body: &Bytes) -> Result<Map<String, Value>, Failure> {
             Code::ValidationError,
             format!("the request body must be a JSON object, got {other}"),
         )),
-        Err(e) => Err(Failure::new(Code::InvalidJson, format!("invalid JSON: {e}"))),
+        Err(e) => Err(Failure::new(
+            Code::InvalidJson,
+            format!("invalid JSON: {e}"),
+        )),
     }
 }
 
 /// `POST /reset`: a fresh env's first observation; with `episode_id`, the env is kept.
-pub async fn reset(State(server): State<Arc<Sessions>>, body: Bytes) -> Result<Json<Value>, Failure> {
+pub async fn reset(
+    State(server): State<Arc<Sessions>>,
+    body: Bytes,
+) -> Result<Json<Value>, Failure> {
     let params = object(&body)?;
     let seed = wire::parse_seed(&params)?;
     let episode_id = wire::parse_episode_id(&params)?;
     let session = server.open().await?;
     let runner = session.clone();
     let id = episode_id.clone();
-    let out = server.run(move || sessions::lock(&runner).reset(seed, id)).await??;
+    let out = server
+        .run(move || sessions::lock(&runner).reset(seed, id))
+        .await??;
     if let Some(id) = episode_id {
         server.name(&id, session);
     }
@@ -72,7 +82,10 @@ pub async fn reset(State(server): State<Arc<Sessions>>, body: Bytes) -> Result<J
 
 /// `POST /step`: `{"action": {"message": ...}}`, on the episode named by `episode_id`, or
 /// else on a fresh env reset with the request's `seed` (OpenEnv's one-shot step).
-pub async fn step(State(server): State<Arc<Sessions>>, body: Bytes) -> Result<Json<Value>, Failure> {
+pub async fn step(
+    State(server): State<Arc<Sessions>>,
+    body: Bytes,
+) -> Result<Json<Value>, Failure> {
     let params = object(&body)?;
     let action = params.get("action").ok_or_else(|| {
         Failure::new(
@@ -93,7 +106,9 @@ pub async fn step(State(server): State<Arc<Sessions>>, body: Bytes) -> Result<Js
     let out = match wire::parse_episode_id(&params)? {
         Some(id) => {
             let session = server.named(&id)?;
-            server.run(move || sessions::lock(&session).step(&action)).await??
+            server
+                .run(move || sessions::lock(&session).step(&action))
+                .await??
         }
         None => {
             let seed = wire::parse_seed(&params)?;

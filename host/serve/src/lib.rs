@@ -34,7 +34,10 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .route("/schema", get(http::schema))
         .route("/metadata", get(http::metadata))
         .route("/ws", get(ws::upgrade))
-        .route_layer(axum::middleware::from_fn_with_state(sessions.clone(), auth::check))
+        .route_layer(axum::middleware::from_fn_with_state(
+            sessions.clone(),
+            auth::check,
+        ))
         .route("/health", get(http::health))
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limit))
@@ -44,7 +47,11 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
 /// Serves `config.env_id` from `registry` until the process ends. Checks the id first (an
 /// unknown id fails here, not at the first session), binds, then calls `ready` with the bound
 /// address (port 0 becomes the port picked).
-pub fn serve(registry: Registry, config: ServeConfig, ready: impl FnOnce(SocketAddr)) -> anyhow::Result<()> {
+pub fn serve(
+    registry: Registry,
+    config: ServeConfig,
+    ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
     registry.make(&config.env_id, &config.overrides)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -23,7 +23,11 @@ pub type Shared = Arc<Mutex<Session>>;
 
 impl Session {
     /// Starts an episode; `params` are OpenEnv's reset parameters (`seed`, `episode_id`).
-    pub fn reset(&mut self, seed: Option<u64>, episode_id: Option<String>) -> Result<Value, Failure> {
+    pub fn reset(
+        &mut self,
+        seed: Option<u64>,
+        episode_id: Option<String>,
+    ) -> Result<Value, Failure> {
         let out = self.env.reset(seed).map_err(|e| Failure::env(&e))?;
         self.episode_id = Some(episode_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()));
         self.step_count = 0;
@@ -46,7 +50,9 @@ impl Session {
 /// Locks a session; a call that panicked on a worker leaves it usable (the env reports its
 /// own state on the next call).
 pub fn lock(session: &Shared) -> MutexGuard<'_, Session> {
-    session.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    session
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// One unit of the session budget, returned when dropped.
@@ -109,7 +115,9 @@ impl Sessions {
     pub fn acquire(&self) -> Result<Slot, Failure> {
         let max = self.config.max_sessions;
         self.active
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| (n < max).then_some(n + 1))
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
             .map(|_| Slot(self.active.clone()))
             .map_err(|active| {
                 Failure::new(
@@ -145,7 +153,10 @@ impl Sessions {
         let slot = self.acquire()?;
         let this = self.clone();
         let env = self
-            .run(move || this.registry.make(&this.config.env_id, &this.config.overrides))
+            .run(move || {
+                this.registry
+                    .make(&this.config.env_id, &this.config.overrides)
+            })
             .await?
             .map_err(|e| {
                 Failure::new(Code::FactoryError, e.to_string())
@@ -192,6 +203,8 @@ impl Sessions {
     }
 
     fn table(&self) -> MutexGuard<'_, HashMap<String, Named>> {
-        self.named.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.named
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 }

@@ -156,7 +156,10 @@ pub fn parse_episode_id(params: &Map<String, Value>) -> Result<Option<String>, F
         Some(Value::String(id)) if id.len() <= 255 => Ok(Some(id.clone())),
         Some(other) => Err(Failure::new(
             Code::ValidationError,
-            format!("`episode_id` must be a string of at most 255 bytes, got {}", kind_of(other)),
+            format!(
+                "`episode_id` must be a string of at most 255 bytes, got {}",
+                kind_of(other)
+            ),
         )),
     }
 }

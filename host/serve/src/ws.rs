@@ -3,7 +3,7 @@
 //! `{"type": "reset"|"step"|"state"|"close", "data": ...}`; replies are `observation`, `state`
 //! or `error` envelopes. A failed call leaves the session open.
 
-use crate::sessions::{self, Shared, Sessions};
+use crate::sessions::{self, Sessions, Shared};
 use crate::wire::{self, Code, Failure};
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
@@ -48,9 +48,14 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
             Err(_) => {
                 let failure = Failure::new(
                     Code::SessionError,
-                    format!("session closed after {} s without a message", idle.as_secs_f64()),
+                    format!(
+                        "session closed after {} s without a message",
+                        idle.as_secs_f64()
+                    ),
                 );
-                let _ = socket.send(Message::Text(failure.ws_message().into())).await;
+                let _ = socket
+                    .send(Message::Text(failure.ws_message().into()))
+                    .await;
                 break;
             }
             Ok(None) => break,
@@ -62,7 +67,9 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
                         Code::ValidationError,
                         format!("message over the server's limit of {limit} bytes"),
                     );
-                    let _ = socket.send(Message::Text(failure.ws_message().into())).await;
+                    let _ = socket
+                        .send(Message::Text(failure.ws_message().into()))
+                        .await;
                     let frame = CloseFrame {
                         code: close_code::SIZE,
                         reason: "message too big".into(),
@@ -79,8 +86,13 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
             Message::Binary(bytes) => match String::from_utf8(bytes.to_vec()) {
                 Ok(text) => text,
                 Err(_) => {
-                    let reply = Failure::new(Code::InvalidJson, "a binary message that is not UTF-8");
-                    if socket.send(Message::Text(reply.ws_message().into())).await.is_err() {
+                    let reply =
+                        Failure::new(Code::InvalidJson, "a binary message that is not UTF-8");
+                    if socket
+                        .send(Message::Text(reply.ws_message().into()))
+                        .await
+                        .is_err()
+                    {
                         break;
                     }
                     continue;
@@ -105,7 +117,10 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
 
 async fn handle(server: &Sessions, env: &Shared, text: &str) -> Next {
     let outcome = match serde_json::from_str::<Value>(text) {
-        Err(e) => Err(Failure::new(Code::InvalidJson, format!("Invalid JSON: {e}"))),
+        Err(e) => Err(Failure::new(
+            Code::InvalidJson,
+            format!("Invalid JSON: {e}"),
+        )),
         Ok(Value::Object(message)) => match message.get("type").and_then(Value::as_str) {
             Some("close") => return Next::Close,
             Some("reset") => reset(server, env, &message).await,
@@ -128,7 +143,11 @@ async fn handle(server: &Sessions, env: &Shared, text: &str) -> Next {
     })
 }
 
-async fn reset(server: &Sessions, env: &Shared, message: &Map<String, Value>) -> Result<Value, Failure> {
+async fn reset(
+    server: &Sessions,
+    env: &Shared,
+    message: &Map<String, Value>,
+) -> Result<Value, Failure> {
     only(message, &["type", "data"])?;
     let params = match message.get("data") {
         None | Some(Value::Null) => Map::new(),
@@ -143,18 +162,29 @@ async fn reset(server: &Sessions, env: &Shared, message: &Map<String, Value>) ->
     let seed = wire::parse_seed(&params)?;
     let episode_id = wire::parse_episode_id(&params)?;
     let env = env.clone();
-    let out = server.run(move || sessions::lock(&env).reset(seed, episode_id)).await??;
+    let out = server
+        .run(move || sessions::lock(&env).reset(seed, episode_id))
+        .await??;
     Ok(json!({"type": "observation", "data": out}))
 }
 
-async fn step(server: &Sessions, env: &Shared, message: &Map<String, Value>) -> Result<Value, Failure> {
+async fn step(
+    server: &Sessions,
+    env: &Shared,
+    message: &Map<String, Value>,
+) -> Result<Value, Failure> {
     only(message, &["type", "data"])?;
     let data = message.get("data").ok_or_else(|| {
-        Failure::new(Code::ValidationError, "a step message needs `data`: {\"message\": \"<text>\"}")
+        Failure::new(
+            Code::ValidationError,
+            "a step message needs `data`: {\"message\": \"<text>\"}",
+        )
     })?;
     let action = wire::parse_action(data)?;
     let env = env.clone();
-    let out = server.run(move || sessions::lock(&env).step(&action)).await??;
+    let out = server
+        .run(move || sessions::lock(&env).step(&action))
+        .await??;
     Ok(json!({"type": "observation", "data": out}))
 }
 
