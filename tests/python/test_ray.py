@@ -112,3 +112,16 @@ def test_a_killed_actor_loses_only_its_own_slots(cluster):
         assert obs[:2] == local.step([action(3, i) for i in range(4)])[0][:2]
     finally:
         remote.close()
+
+
+def test_example_runs():
+    """examples/python/ray_vector.py (its own local Ray, checked against a local vector env)."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    out = subprocess.run([sys.executable, str(ROOT / "examples/python/ray_vector.py"), "--steps", "5"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "RayVectorEnv(8 envs over 2 Ray actors): 5 steps" in out.stdout
