@@ -131,7 +131,13 @@ pub async fn state(
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<Value>, Failure> {
     match query.get("episode_id") {
-        Some(id) => Ok(Json(sessions::lock(&server.named(id)?).state())),
+        Some(id) => {
+            // On a worker: the episode may be mid-step, and its lock must not hold an async thread.
+            let session = server.named(id)?;
+            Ok(Json(
+                server.run(move || sessions::lock(&session).state()).await?,
+            ))
+        }
         None => Ok(Json(wire::state(&server.config().env_id, None, 0))),
     }
 }
