@@ -46,6 +46,8 @@ class Server:
 @contextlib.contextmanager
 def serve(env_id: str, *args: str, plugins=()):
     """Starts ``geode serve env_id --port 0 *args`` and yields a :class:`Server` once it listens."""
+    if not GEODE.exists():  # built by `cargo test --release`; built here when run alone
+        subprocess.run(["cargo", "build", "--release", "-p", "geode-cli"], cwd=ROOT, check=True)
     command = [str(GEODE)]
     for plugin in plugins:
         command += ["--plugin", str(plugin)]
