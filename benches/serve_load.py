@@ -122,8 +122,10 @@ def start_openenv(max_sessions: int):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # Its log (uvicorn prints a traceback per connection dropped at shutdown) goes to a file.
+    log = open(ROOT / "target/serve_load-openenv.log", "w")
     proc = subprocess.Popen([sys.executable, __file__, "--openenv-server", str(port),
-                             "--sessions", str(max_sessions)])
+                             "--sessions", str(max_sessions)], stderr=log)
     import httpx
     deadline = time.monotonic() + 60
     while True:
