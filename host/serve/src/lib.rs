@@ -6,6 +6,8 @@
 //! Routes: `POST /reset`, `POST /step`, `GET /state`, `GET /health`, `GET /schema`,
 //! `GET /metadata`, `GET /ws`. The wire format is in [`wire`].
 
+#![deny(missing_docs)]
+
 mod auth;
 mod config;
 mod http;
