@@ -5,11 +5,12 @@ and through send/recv; killing one actor mid-run costs only its own slots' episo
 import numpy as np
 import pytest
 
+import geode
+import geode.ray as geode_ray
+from conftest import ROOT  # first: it keeps Ray's signal handler off wasmtime's traps
+
 import ray  # noqa: E402
 from ray.cluster_utils import Cluster  # noqa: E402
-
-import geode  # noqa: E402
-import geode.ray as geode_ray  # noqa: E402
 
 IDS = ["game:GuessTheNumber-v0-hard"] * 5 + ["game:Mastermind-v0-easy"]
 
@@ -125,3 +126,27 @@ def test_example_runs():
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-3000:]
     assert "RayVectorEnv(8 envs over 2 Ray actors): 5 steps" in out.stdout
+
+
+def test_traps_stay_typed_errors_with_ray_running(cluster, hostile):
+    """With Ray started in this process and in the actors, a guest trap is still a typed error
+    (Ray's own failure signal handler would turn it into a crash)."""
+    env = geode.make("hostile:healthy")
+    env.reset()
+    with pytest.raises(geode.GuestTrapError):
+        env.step("trap")
+    wasm = str(ROOT / "target/plugins/wasm32-wasip2/plugin/hostile.wasm")
+
+    @ray.remote(num_cpus=0.5, runtime_env={"env_vars": {"RAY_DISABLE_FAILURE_SIGNAL_HANDLER": "1"}})
+    def trap_in_a_worker():
+        import geode
+
+        geode.load_plugin(wasm)
+        env = geode.make("hostile:healthy")
+        env.reset()
+        try:
+            env.step("trap")
+        except geode.GuestTrapError as e:
+            return type(e).__name__
+        return "no error"
+    assert ray.get(trap_in_a_worker.remote()) == "GuestTrapError"

@@ -26,6 +26,15 @@ from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
 
 __all__ = ["RayVectorEnv", "WorkerDiedError", "make_vec"]
 
+# Ray's C++ failure signal handler takes SIGSEGV and SIGILL from wasmtime, which turns those
+# signals, raised by a guest's out-of-bounds access or trap, into typed errors: with Ray's
+# handler in front, a trapping env kills the process. Ray reads this when it is imported (Ray
+# documents the same switch for the JVM, whose handlers clash the same way); it must be set
+# before `import ray`, so import geode.ray first. Actors get it through their runtime_env.
+_SIGNALS = {"RAY_DISABLE_FAILURE_SIGNAL_HANDLER": "1"}
+for _key, _value in _SIGNALS.items():
+    os.environ.setdefault(_key, _value)
+
 
 class WorkerDiedError(GeodeError, RuntimeError):
     """The Ray actor holding a slot died; the slot was rebuilt in a new actor."""
@@ -108,8 +117,9 @@ def make_vec(
     actor_options = {"num_cpus": num_cpus_per_worker, "scheduling_strategy": scheduling_strategy}
     if resources_per_worker:
         actor_options["resources"] = dict(resources_per_worker)
-    if runtime_env:
-        actor_options["runtime_env"] = runtime_env
+    runtime_env = dict(runtime_env or {})
+    runtime_env["env_vars"] = {**_SIGNALS, **runtime_env.get("env_vars", {})}
+    actor_options["runtime_env"] = runtime_env
     return RayVectorEnv(env_ids, slot_kwargs, wrappers, options, num_workers, actor_options,
                         mode, async_mode, on_error)
 
