@@ -7,10 +7,10 @@ cluster's nodes (here a local Ray started by ``ray.init()``; pass ``--address`` 
 
 import argparse
 
-import ray
-
 import geode
-import geode.ray
+import geode.ray  # before ray: keeps Ray's crash handler off wasmtime's trap signals
+
+import ray
 
 
 def main():
