@@ -235,7 +235,8 @@ def test_idle_sessions_time_out(small):
     guess = small
 
     async def run():
-        async with connect(f"{guess.ws_url}/ws") as ws:
+        # Keepalive pings every 0.5 s are not activity: the session still times out.
+        async with connect(f"{guess.ws_url}/ws", ping_interval=0.5) as ws:
             await ws.send(json.dumps({"type": "reset", "data": {}}))
             await ws.recv()
             await asyncio.sleep(2.5)

@@ -10,7 +10,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `GET /ws`: upgrades to a WebSocket whose messages are capped at the request size limit.
 pub async fn upgrade(State(server): State<Arc<Sessions>>, ws: WebSocketUpgrade) -> Response {
@@ -43,8 +43,11 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
         }
     };
     let idle = server.config().idle_timeout;
+    // Only messages count as activity: a client library's keepalive pings do not hold an env.
+    let mut last_message = Instant::now();
     loop {
-        let message = match tokio::time::timeout(idle, socket.recv()).await {
+        let left = idle.saturating_sub(last_message.elapsed());
+        let message = match tokio::time::timeout(left, socket.recv()).await {
             Err(_) => {
                 let failure = Failure::new(
                     Code::SessionError,
@@ -101,6 +104,7 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => continue,
         };
+        last_message = Instant::now();
         match handle(&server, &env, &text).await {
             Next::Reply(reply) => {
                 if socket.send(Message::Text(reply.into())).await.is_err() {
