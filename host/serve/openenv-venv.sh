@@ -10,7 +10,6 @@ PY="$VENV/bin/python"
 if [ ! -x "$PY" ]; then
     "${PYTHON:-python3}" -m venv "$VENV"
 fi
-if ! "$PY" -c "import openenv.core, pytest, psutil, websockets" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "openenv-core==0.3.0" "pytest>=8,<10" \
-        "psutil>=5,<8" "websockets>=15,<17"
+if ! "$PY" -c "import openenv.core, pytest, websockets" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "openenv-core==0.3.0" "pytest>=8,<10" "websockets>=15,<17"
 fi
