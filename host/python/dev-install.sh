@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the geode Python package and installs it into target/py-venv (created on first use,
 # with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with, the
-# `mcp` package the MCP tool tests write a server with, and reasoning-gym, the `rg` extra).
+# `mcp` package the MCP tool tests write a server with, reasoning-gym, the `rg` extra, and ray,
+# the `ray` extra), and target/openenv-venv (openenv-core, host/serve/openenv-venv.sh).
 # Idempotent and quiet; reuses the workspace target directory,
 # so wasmtime is not rebuilt when `cargo build --release` already ran.
 #
@@ -24,6 +25,12 @@ fi
 if ! "$PY" -c "import reasoning_gym" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "reasoning-gym==0.1.23"
 fi
+# The `ray` extra: tests/python/test_ray.py runs geode.ray on a local two-node Ray cluster.
+if ! "$PY" -c "import ray" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "ray==2.60.0"
+fi
+# OpenEnv's client and server live in a venv of their own (tests/openenv, benches/serve_load.py).
+bash "$ROOT/host/serve/openenv-venv.sh"
 
 rm -rf "$WHEELS"
 LOG="$ROOT/target/py-build.log"

@@ -20,6 +20,7 @@ mod qa_env;
 mod sandbox_escapes;
 mod sdk_sandbox;
 mod search_tool;
+mod serve;
 mod units;
 mod vector;
 mod wiki_game;

@@ -10,6 +10,7 @@ mod inspect;
 mod list;
 mod play;
 mod run;
+mod serve;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -45,6 +46,8 @@ enum Command {
     List,
     /// Run episodes with a random policy and print their statistics.
     Run(run::RunArgs),
+    /// Serve an env over OpenEnv's HTTP and WebSocket protocol, one isolated env per session.
+    Serve(serve::ServeArgs),
     /// Play an env interactively: type actions, read observations.
     Play(play::PlayArgs),
     /// Show what a plugin file provides (contract version, ids, default configs), or one id.
@@ -95,6 +98,7 @@ fn main() {
     let outcome = match &cli.command {
         Command::List => registry(&cli.sources).and_then(|r| list::print(&r)),
         Command::Run(args) => registry(&cli.sources).and_then(|r| run::run(&r, args)),
+        Command::Serve(args) => registry(&cli.sources).and_then(|r| serve::serve(r, args)),
         Command::Play(args) => registry(&cli.sources).and_then(|r| play::play(&r, args)),
         Command::Inspect { target } => inspect::inspect(&cli.sources, target),
         Command::Check(args) => check::check(&cli.sources, args),

@@ -1,0 +1,64 @@
+//! `geode serve`: one env id behind OpenEnv's HTTP and WebSocket protocol (`geode-serve`).
+
+use anyhow::Result;
+use clap::Args;
+use geode_runtime::Registry;
+use geode_serve::ServeConfig;
+use std::io::Write;
+use std::net::IpAddr;
+use std::time::Duration;
+
+/// Arguments of `geode serve`.
+#[derive(Args)]
+pub struct ServeArgs {
+    /// The env id every session makes.
+    id: String,
+    /// Configuration overrides, a JSON object.
+    #[arg(long)]
+    config: Option<String>,
+    /// Address to bind (loopback by default; 0.0.0.0 exposes the server to the network).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// Port to listen on (0 picks a free one; the line printed at start names it).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// Sessions held at once; one more gets CAPACITY_REACHED.
+    #[arg(long, default_value_t = 1024)]
+    max_sessions: usize,
+    /// Seconds a session may stay without a message before it is closed.
+    #[arg(long, default_value_t = 300.0)]
+    idle_timeout: f64,
+    /// Largest request body or WebSocket message, in bytes.
+    #[arg(long, default_value_t = 2 << 20)]
+    max_request_bytes: usize,
+    /// Threads running env calls (default: one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Require `Authorization: Bearer <TOKEN>` on every route but /health (also read from
+    /// GEODE_SERVE_TOKEN).
+    #[arg(long, env = "GEODE_SERVE_TOKEN", hide_env_values = true)]
+    token: Option<String>,
+}
+
+/// Serves until the process is stopped; prints `geode serve: listening on http://ADDR` once bound.
+pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
+    let mut config = ServeConfig::new(&args.id);
+    config.overrides = crate::parse_overrides(args.config.as_deref())?;
+    config.addr = (args.host, args.port).into();
+    config.max_sessions = args.max_sessions.max(1);
+    anyhow::ensure!(
+        args.idle_timeout.is_finite() && args.idle_timeout > 0.0,
+        "--idle-timeout must be a positive number of seconds"
+    );
+    config.idle_timeout = Duration::from_secs_f64(args.idle_timeout);
+    config.max_request_bytes = args.max_request_bytes;
+    if let Some(workers) = args.workers {
+        config.workers = workers.max(1);
+    }
+    config.token = args.token.clone().filter(|token| !token.is_empty());
+    let id = args.id.clone();
+    geode_serve::serve(registry, config, move |addr| {
+        println!("geode serve: {id} listening on http://{addr}");
+        let _ = std::io::stdout().flush();
+    })
+}

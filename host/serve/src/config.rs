@@ -1,0 +1,44 @@
+//! What `geode serve` is asked to serve, and its limits.
+
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// The settings of one server: the env every session makes, where to listen, and the limits.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// The env id each session makes (`game:GuessTheNumber-v0`).
+    pub env_id: String,
+    /// Configuration overrides of that env (a JSON object, or null for none).
+    pub overrides: Value,
+    /// Where to listen; loopback by default. Port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// Sessions (WebSocket connections, named HTTP episodes, one-shot HTTP calls) held at once;
+    /// one more is refused with `CAPACITY_REACHED`.
+    pub max_sessions: usize,
+    /// A session with no message for this long is closed and its env freed.
+    pub idle_timeout: Duration,
+    /// When set, every route but `/health` wants `Authorization: Bearer <token>`.
+    pub token: Option<String>,
+    /// The largest request body or WebSocket message accepted, in bytes.
+    pub max_request_bytes: usize,
+    /// Threads that run env calls (default: one per core).
+    pub workers: usize,
+}
+
+impl ServeConfig {
+    /// Serves `env_id` with the defaults: 127.0.0.1:8000, 1,024 sessions, 5 minutes idle
+    /// timeout, no token, 2 MiB requests, one worker per core.
+    pub fn new(env_id: &str) -> Self {
+        ServeConfig {
+            env_id: env_id.to_owned(),
+            overrides: Value::Null,
+            addr: SocketAddr::from(([127, 0, 0, 1], 8000)),
+            max_sessions: 1024,
+            idle_timeout: Duration::from_secs(300),
+            token: None,
+            max_request_bytes: 2 << 20,
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! `geode serve`: one env id behind OpenEnv's HTTP and WebSocket protocol (as `openenv-core`
+//! 0.3 speaks it), so OpenEnv's clients (TRL, open-instruct, `GenericEnvClient`) play geode envs
+//! remotely. Every session is an isolated geode env under its limits; env calls run on a pool of
+//! worker threads (one per core) while tokio serves the connections.
+//!
+//! Routes: `POST /reset`, `POST /step`, `GET /state`, `GET /health`, `GET /schema`,
+//! `GET /metadata`, `GET /ws`. The wire format is in [`wire`].
+
+#![deny(missing_docs)]
+
+mod auth;
+mod config;
+mod http;
+mod sessions;
+pub mod wire;
+mod ws;
+
+pub use config::ServeConfig;
+pub use sessions::Sessions;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use geode_runtime::Registry;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tower_http::limit::RequestBodyLimitLayer;
+
+/// The routes of a server over `sessions`, with the token check and the body size limit.
+pub fn router(sessions: Arc<Sessions>) -> Router {
+    let limit = sessions.config().max_request_bytes;
+    Router::new()
+        .route("/reset", post(http::reset))
+        .route("/step", post(http::step))
+        .route("/state", get(http::state))
+        .route("/schema", get(http::schema))
+        .route("/metadata", get(http::metadata))
+        .route("/ws", get(ws::upgrade))
+        .route_layer(axum::middleware::from_fn_with_state(
+            sessions.clone(),
+            auth::check,
+        ))
+        .route("/health", get(http::health))
+        .layer(DefaultBodyLimit::disable())
+        .layer(RequestBodyLimitLayer::new(limit))
+        .with_state(sessions)
+}
+
+/// Serves `config.env_id` from `registry` until the process ends. Checks the id first (an
+/// unknown id fails here, not at the first session), binds, then calls `ready` with the bound
+/// address (port 0 becomes the port picked).
+pub fn serve(
+    registry: Registry,
+    config: ServeConfig,
+    ready: impl FnOnce(SocketAddr),
+) -> anyhow::Result<()> {
+    registry.make(&config.env_id, &config.overrides)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("geode-serve-io")
+        .build()?;
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(config.addr).await?;
+        ready(listener.local_addr()?);
+        let sessions = Arc::new(Sessions::new(Arc::new(registry), config)?);
+        tokio::spawn(reap(sessions.clone()));
+        axum::serve(listener, router(sessions)).await?;
+        Ok(())
+    })
+}
+
+/// Drops idle named HTTP episodes, checking four times per timeout.
+async fn reap(sessions: Arc<Sessions>) {
+    let period = (sessions.config().idle_timeout / 4).max(std::time::Duration::from_millis(100));
+    let mut ticks = tokio::time::interval(period);
+    loop {
+        ticks.tick().await;
+        sessions.reap_idle();
+    }
+}

@@ -1,0 +1,204 @@
+//! OpenEnv's `/ws` session protocol: one env per connection, made when the connection opens
+//! and freed when it closes, drops or stays idle past the timeout. Messages are
+//! `{"type": "reset"|"step"|"state"|"close", "data": ...}`; replies are `observation`, `state`
+//! or `error` envelopes. A failed call leaves the session open.
+
+use crate::sessions::{self, Sessions, Shared};
+use crate::wire::{self, Code, Failure};
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::response::Response;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// `GET /ws`: upgrades to a WebSocket whose messages are capped at the request size limit.
+pub async fn upgrade(State(server): State<Arc<Sessions>>, ws: WebSocketUpgrade) -> Response {
+    let limit = server.config().max_request_bytes;
+    ws.max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| session(server, socket))
+}
+
+/// What to do after a message.
+enum Next {
+    Reply(String),
+    Close,
+}
+
+async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
+    let env = match server.open().await {
+        Ok(env) => env,
+        Err(failure) => {
+            // Said at once, and again in answer to the client's first message (for up to 5 s),
+            // so a client that sends before it reads gets the refusal, not a closed socket.
+            let refusal = failure.ws_message();
+            let _ = socket.send(Message::Text(refusal.clone().into())).await;
+            let first = tokio::time::timeout(Duration::from_secs(5), socket.recv()).await;
+            if let Ok(Some(Ok(Message::Text(_) | Message::Binary(_)))) = first {
+                let _ = socket.send(Message::Text(refusal.into())).await;
+            }
+            let _ = socket.send(Message::Close(None)).await;
+            return;
+        }
+    };
+    let idle = server.config().idle_timeout;
+    // Only messages count as activity: a client library's keepalive pings do not hold an env.
+    let mut last_message = Instant::now();
+    loop {
+        let left = idle.saturating_sub(last_message.elapsed());
+        let message = match tokio::time::timeout(left, socket.recv()).await {
+            Err(_) => {
+                let failure = Failure::new(
+                    Code::SessionError,
+                    format!(
+                        "session closed after {} s without a message",
+                        idle.as_secs_f64()
+                    ),
+                );
+                let _ = socket
+                    .send(Message::Text(failure.ws_message().into()))
+                    .await;
+                break;
+            }
+            Ok(None) => break,
+            Ok(Some(Err(error))) => {
+                // A message over the size limit: say so, and close with 1009 ("message too big").
+                if error.to_string().contains("Message too long") {
+                    let limit = server.config().max_request_bytes;
+                    let failure = Failure::new(
+                        Code::ValidationError,
+                        format!("message over the server's limit of {limit} bytes"),
+                    );
+                    let _ = socket
+                        .send(Message::Text(failure.ws_message().into()))
+                        .await;
+                    let frame = CloseFrame {
+                        code: close_code::SIZE,
+                        reason: "message too big".into(),
+                    };
+                    let _ = socket.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+                break;
+            }
+            Ok(Some(Ok(message))) => message,
+        };
+        let text = match message {
+            Message::Text(text) => text.to_string(),
+            Message::Binary(bytes) => match String::from_utf8(bytes.to_vec()) {
+                Ok(text) => text,
+                Err(_) => {
+                    let reply =
+                        Failure::new(Code::InvalidJson, "a binary message that is not UTF-8");
+                    if socket
+                        .send(Message::Text(reply.ws_message().into()))
+                        .await
+                        .is_err()
+                    {
+                        break;
+                    }
+                    continue;
+                }
+            },
+            Message::Close(_) => break,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        last_message = Instant::now();
+        match handle(&server, &env, &text).await {
+            Next::Reply(reply) => {
+                if socket.send(Message::Text(reply.into())).await.is_err() {
+                    break;
+                }
+            }
+            Next::Close => break,
+        }
+    }
+    let _ = socket.send(Message::Close(None)).await;
+    // The env (and its capacity slot) is freed with the last handle, here.
+    drop(env);
+}
+
+async fn handle(server: &Sessions, env: &Shared, text: &str) -> Next {
+    let outcome = match serde_json::from_str::<Value>(text) {
+        Err(e) => Err(Failure::new(
+            Code::InvalidJson,
+            format!("Invalid JSON: {e}"),
+        )),
+        Ok(Value::Object(message)) => match message.get("type").and_then(Value::as_str) {
+            Some("close") => return Next::Close,
+            Some("reset") => reset(server, env, &message).await,
+            Some("step") => step(server, env, &message).await,
+            Some("state") => only(&message, &["type"])
+                .map(|()| json!({"type": "state", "data": sessions::lock(env).state()})),
+            other => Err(Failure::new(
+                Code::UnknownType,
+                format!("Unknown message type: {}", other.unwrap_or("")),
+            )),
+        },
+        Ok(other) => Err(Failure::new(
+            Code::ValidationError,
+            format!("a message must be a JSON object, got {other}"),
+        )),
+    };
+    Next::Reply(match outcome {
+        Ok(reply) => reply.to_string(),
+        Err(failure) => failure.ws_message(),
+    })
+}
+
+async fn reset(
+    server: &Sessions,
+    env: &Shared,
+    message: &Map<String, Value>,
+) -> Result<Value, Failure> {
+    only(message, &["type", "data"])?;
+    let params = match message.get("data") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(params)) => params.clone(),
+        Some(other) => {
+            return Err(Failure::new(
+                Code::ValidationError,
+                format!("reset `data` must be an object, got {other}"),
+            ));
+        }
+    };
+    let seed = wire::parse_seed(&params)?;
+    let episode_id = wire::parse_episode_id(&params)?;
+    let env = env.clone();
+    let out = server
+        .run(move || sessions::lock(&env).reset(seed, episode_id))
+        .await??;
+    Ok(json!({"type": "observation", "data": out}))
+}
+
+async fn step(
+    server: &Sessions,
+    env: &Shared,
+    message: &Map<String, Value>,
+) -> Result<Value, Failure> {
+    only(message, &["type", "data"])?;
+    let data = message.get("data").ok_or_else(|| {
+        Failure::new(
+            Code::ValidationError,
+            "a step message needs `data`: {\"message\": \"<text>\"}",
+        )
+    })?;
+    let action = wire::parse_action(data)?;
+    let env = env.clone();
+    let out = server
+        .run(move || sessions::lock(&env).step(&action))
+        .await??;
+    Ok(json!({"type": "observation", "data": out}))
+}
+
+/// OpenEnv's messages forbid unknown fields.
+fn only(message: &Map<String, Value>, allowed: &[&str]) -> Result<(), Failure> {
+    match message.keys().find(|key| !allowed.contains(&key.as_str())) {
+        Some(key) => Err(Failure::new(
+            Code::ValidationError,
+            format!("Invalid message: unknown field `{key}`"),
+        )),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,78 @@
+"""Fixtures of the OpenEnv protocol tests: the real ``target/release/geode serve`` binary,
+started per test module on a free loopback port. Run with the venv that holds openenv-core:
+``bash host/serve/openenv-venv.sh && target/openenv-venv/bin/python -m pytest -q tests/openenv``."""
+
+import contextlib
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GEODE = ROOT / "target/release/geode"
+HOSTILE = ROOT / "target/plugins/wasm32-wasip2/plugin/hostile.wasm"
+
+
+def hostile_plugin() -> Path:
+    """``tests/plugins/hostile`` as a component (built by ``cargo test``; built here if missing)."""
+    if not HOSTILE.exists():
+        subprocess.run(
+            ["cargo", "build", "--profile", "plugin", "--target", "wasm32-wasip2", "-p", "hostile",
+             "--target-dir", str(ROOT / "target/plugins")],
+            cwd=ROOT, check=True, capture_output=True,
+        )
+    return HOSTILE
+
+
+class Server:
+    """A running ``geode serve``: its base URL and process."""
+
+    def __init__(self, proc: subprocess.Popen, url: str):
+        self.proc = proc
+        self.url = url
+        self.ws_url = url.replace("http://", "ws://")
+
+    def rss_bytes(self) -> int:
+        """The server's resident memory."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        return 0
+
+
+@contextlib.contextmanager
+def serve(env_id: str, *args: str, plugins=()):
+    """Starts ``geode serve env_id --port 0 *args`` and yields a :class:`Server` once it listens."""
+    if not GEODE.exists():  # built by `cargo test --release`; built here when run alone
+        subprocess.run(["cargo", "build", "--release", "-p", "geode-cli"], cwd=ROOT, check=True)
+    command = [str(GEODE)]
+    for plugin in plugins:
+        command += ["--plugin", str(plugin)]
+    command += ["serve", env_id, "--port", "0", *args]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "RUST_BACKTRACE": "1"})
+    try:
+        line = proc.stdout.readline()
+        if "listening on" not in line:
+            proc.kill()
+            raise RuntimeError(f"geode serve did not start: {line}{proc.stderr.read()}")
+        url = line.rsplit(" ", 1)[1].strip()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{url}/health").status_code != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        yield Server(proc, url)
+        assert proc.poll() is None, f"geode serve died: {proc.stderr.read()}"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def hostile():
+    """``geode serve hostile:healthy`` (panics on the action ``trap``)."""
+    with serve("hostile:healthy", plugins=[hostile_plugin()]) as server:
+        yield server
