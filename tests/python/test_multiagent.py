@@ -27,7 +27,7 @@ def test_sequential_selection_wraps_and_survives_removal(ma):
         order.append(sel.get_active_agents()[0])
         sel.next()
     assert order == ["a", "b", "c", "a"]
-    sel.next()  # b's turn
+    assert sel.selected == "b"
     sel.remove_agent("b")
     sel.next()
     assert sel.get_active_agents() == ["c"]
@@ -87,6 +87,11 @@ def test_python_env_validates_removes_and_messages(countdown):
     assert countdown.observe("p0") == "p0 inbox=['all']"
     with pytest.raises(ValueError, match="Receiver"):
         countdown.send_message("p0", "p1", "gone")
+    countdown.step({"p2": "0"})
+    assert countdown.active_agents() == ["p0"]
+    countdown.reset()
+    countdown.step({"p0": "0"})
+    assert countdown.active_agents() == ["p1"], "the first agent leaving on its turn skips nobody"
 
 
 def test_plugin_game_through_make(gem, ma):

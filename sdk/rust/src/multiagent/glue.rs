@@ -84,18 +84,22 @@ impl<E: MultiAgentEnvironment> Session<E> {
         &mut self.agents
     }
 
-    fn results(&mut self, who: &[String]) -> Vec<AgentTurn> {
+    /// The outputs of `who` for the call that just ran: each agent's outcome, then (once
+    /// agents that ended left and the turn passed on, when `finish` is set) what it sees.
+    fn results(&mut self, who: &[String], finish: bool) -> Vec<AgentTurn> {
+        let outcomes: Vec<_> = who.iter().map(|a| self.agents.take_outcome(a)).collect();
+        if finish {
+            self.agents.finish_step();
+        }
         who.iter()
-            .map(|agent| {
-                let outcome = self.agents.take_outcome(agent);
-                AgentTurn {
-                    agent: agent.clone(),
-                    observation: self.env.observe(agent, &self.agents),
-                    reward: outcome.reward,
-                    terminated: outcome.terminated,
-                    truncated: outcome.truncated,
-                    info: outcome.info.into_json(),
-                }
+            .zip(outcomes)
+            .map(|(agent, outcome)| AgentTurn {
+                agent: agent.clone(),
+                observation: self.env.observe(agent, &self.agents),
+                reward: outcome.reward,
+                terminated: outcome.terminated,
+                truncated: outcome.truncated,
+                info: outcome.info.into_json(),
             })
             .collect()
     }
@@ -114,7 +118,7 @@ impl<E: MultiAgentEnvironment> Session<E> {
         self.env.reset(&mut self.agents, rng)?;
         self.started = true;
         let live = self.agents.agents().to_vec();
-        Ok(self.results(&live))
+        Ok(self.results(&live, false))
     }
 
     /// Steps the active agents with `actions` (`(agent, action)`): each active agent exactly
@@ -141,9 +145,7 @@ impl<E: MultiAgentEnvironment> Session<E> {
         self.agents.clear_outcomes();
         let rng = self.rng.get_or_insert_with(|| Rng::seeded(entropy_seed()));
         self.env.step(actions, &mut self.agents, rng)?;
-        let results = self.results(&before);
-        self.agents.finish_step();
-        Ok(results)
+        Ok(self.results(&before, true))
     }
 
     /// What `agent` sees now.

@@ -87,8 +87,8 @@ impl AgentSelector {
     }
 
     /// Drops `agent` from the turn order (no-op when absent). When it sat at or before the
-    /// selected agent, the selection steps back one, so the following `next` lands on the
-    /// agent that was due after it.
+    /// selected agent, the selection steps back one (wrapping around), so the following `next`
+    /// lands on the agent that was due after it, also when the first agent leaves on its turn.
     pub fn remove_agent(&mut self, agent: &str) {
         let Some(index) = self.agents.iter().position(|a| a == agent) else {
             return;
@@ -99,7 +99,8 @@ impl AgentSelector {
             return;
         }
         if index <= self.current {
-            self.current = self.current.saturating_sub(1);
+            // Step back one (wrapping), so `next` lands on the agent due after the removed one.
+            self.current = self.current.checked_sub(1).unwrap_or(self.agents.len() - 1);
         }
         self.current %= self.agents.len();
     }
@@ -140,6 +141,10 @@ mod tests {
         s.remove_agent("b");
         s.next();
         assert_eq!(s.active(), names(&["c"]));
+        let mut first = AgentSelector::new(&names(&["a", "b", "c"]), Mode::Sequential);
+        first.remove_agent("a");
+        first.next();
+        assert_eq!(first.active(), names(&["b"]), "the first agent leaving skips nobody");
         s.remove_agent("zzz");
         s.remove_agent("a");
         s.remove_agent("c");

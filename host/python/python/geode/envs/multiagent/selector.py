@@ -57,6 +57,8 @@ class AgentSelector:
             self._current_idx, self.selected = 0, None
             return
         if idx <= self._current_idx:
-            self._current_idx = max(0, self._current_idx - 1)
+            # Step back one, wrapping: the next `next()` lands on the agent due after it (also
+            # when the first agent leaves on its own turn).
+            self._current_idx = self._current_idx - 1 if self._current_idx > 0 else len(self._agents) - 1
         self._current_idx %= len(self._agents)
         self.selected = self._agents[self._current_idx]
