@@ -132,7 +132,7 @@ impl MultiAgentEnvironment for TicTacToe {
         );
         out.push_str(&self.render());
         if let Some(last) = &self.last {
-            out.push_str("\n");
+            out.push('\n');
             out.push_str(last);
         }
         if agents.agents().is_empty() {

@@ -144,7 +144,11 @@ mod tests {
         let mut first = AgentSelector::new(&names(&["a", "b", "c"]), Mode::Sequential);
         first.remove_agent("a");
         first.next();
-        assert_eq!(first.active(), names(&["b"]), "the first agent leaving skips nobody");
+        assert_eq!(
+            first.active(),
+            names(&["b"]),
+            "the first agent leaving skips nobody"
+        );
         s.remove_agent("zzz");
         s.remove_agent("a");
         s.remove_agent("c");
