@@ -287,3 +287,31 @@ fn self_play_with_random_legal_moves_finishes_games() {
     }
     assert!(finished >= 8 * 40 / 9, "{finished} games finished");
 }
+
+#[test]
+fn multiagent_ids_are_listed_as_such_and_not_made_as_single_agent_envs() {
+    let registry = registry();
+    let entry = registry.lookup("ma:FactRelay-v0").unwrap();
+    assert_eq!(entry.kind, geode_runtime::PluginKind::MultiAgent);
+    let err = registry.make("ma:TicTacToe-v0", &json!({})).unwrap_err();
+    assert!(
+        err.to_string().contains("is a multi-agent env, not an env"),
+        "{err}"
+    );
+    let err = registry
+        .make_multiagent(
+            "game:GuessTheNumber-v0-hard",
+            &json!({}),
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("not a multi-agent env"), "{err}");
+    let err = registry
+        .make_multiagent(
+            "ma:FactRelay-v0",
+            &json!({"num_facts": 0}),
+            &Limits::default(),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("num_facts"), "{err}");
+}
