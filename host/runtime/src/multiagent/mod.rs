@@ -75,3 +75,12 @@ pub trait MultiAgentEnv: Send {
     /// A fresh env of the same id and configuration (not reset).
     fn spawn(&self) -> Result<Box<dyn MultiAgentEnv>>;
 }
+
+impl std::fmt::Debug for dyn MultiAgentEnv + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MultiAgentEnv")
+            .field("id", &self.id())
+            .field("roster", self.roster())
+            .finish()
+    }
+}
