@@ -293,7 +293,7 @@ fn multiagent_ids_are_listed_as_such_and_not_made_as_single_agent_envs() {
     let registry = registry();
     let entry = registry.lookup("ma:FactRelay-v0").unwrap();
     assert_eq!(entry.kind, geode_runtime::PluginKind::MultiAgent);
-    let err = registry.make("ma:TicTacToe-v0", &json!({})).unwrap_err();
+    let err = registry.make("ma:TicTacToe-v0", json!({})).unwrap_err();
     assert!(
         err.to_string().contains("is a multi-agent env, not an env"),
         "{err}"
