@@ -117,7 +117,7 @@ fn core_module_and_empty_component_are_not_plugins() {
     assert!(
         error
             .to_string()
-            .contains("it exports nothing; a geode plugin exports `geode:env/env@0.1.0`, `geode:env/tool@0.1.0` or `geode:env/wrapper@0.1.0`"),
+            .contains("it exports nothing; a geode plugin exports `geode:env/env@0.1.0`, `geode:env/tool@0.1.0`, `geode:env/wrapper@0.1.0` or `geode:env/multiagent@0.1.0`"),
         "{error}"
     );
 }

@@ -16,6 +16,7 @@ mod hostile_guests;
 mod math_env;
 mod math_grader;
 mod mcp_tool;
+mod multiagent;
 mod qa_env;
 mod sandbox_escapes;
 mod sdk_sandbox;

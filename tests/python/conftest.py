@@ -51,6 +51,13 @@ def poison(gem):
     return _load_test_plugin(gem, "poison", "poison:Counter-v0")
 
 
+@pytest.fixture(scope="session")
+def ma_poison(gem):
+    """``tests/plugins/ma-poison``: a multi-agent echo env whose agents can leave or poison
+    the instance."""
+    return _load_test_plugin(gem, "ma-poison", "ma-poison:Echo-v0")
+
+
 class FakeTokenizer:
     """Enough of a Hugging Face tokenizer for chat-template wrappers."""
 

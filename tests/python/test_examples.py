@@ -24,3 +24,12 @@ def test_reinforce_rebn_learns():
 def test_trainer_adapter():
     out = run(EXAMPLES / "trainer_adapter.py")
     assert "batched:" in out and "async:" in out
+
+
+def test_multiagent_self_play():
+    out = run(EXAMPLES / "multiagent_self_play.py", "--envs", "8", "--steps", "40", "--games", "40")
+    assert "self-play ma:TicTacToe-v0" in out
+    relay = next(line for line in out.splitlines() if "ma:FactRelay-v0" in line)
+    assert "'answerer': 1.0" in relay, relay  # the scripted pair always cooperates to success
+    wins = int(out.split("won ")[1].split(" of")[0])
+    assert wins > 40 * 0.6, out

@@ -15,6 +15,11 @@ pub fn poison_wasm() -> PathBuf {
     PathBuf::from(env!("GEODE_TEST_PLUGIN_POISON"))
 }
 
+/// The multi-agent test plugin's component file (multi-agent limits and isolation).
+pub fn ma_poison_wasm() -> PathBuf {
+    PathBuf::from(env!("GEODE_TEST_PLUGIN_MA_POISON"))
+}
+
 /// One runtime shared by all tests of a binary (as a trainer would share it), with geode's
 /// Python runner for the code sandbox.
 pub fn runtime() -> Runtime {
@@ -42,6 +47,10 @@ pub fn registry() -> Registry {
             registry
                 .add_bytes(PluginSource::File(poison_wasm()), &wasm)
                 .expect("poison plugin loads");
+            let wasm = std::fs::read(ma_poison_wasm()).expect("ma-poison plugin was built");
+            registry
+                .add_bytes(PluginSource::File(ma_poison_wasm()), &wasm)
+                .expect("ma-poison plugin loads");
             registry
         })
         .clone()

@@ -17,6 +17,7 @@ mod convert;
 mod env;
 mod errors;
 mod math;
+mod multiagent;
 mod pool;
 mod registry;
 mod seed;
@@ -34,6 +35,9 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<pool::PyAsyncPool>()?;
     m.add_class::<slot_env::PySlotEnv>()?;
     m.add_class::<tool::PyTool>()?;
+    m.add_class::<multiagent::PyMultiAgentEnv>()?;
+    m.add_class::<multiagent::PyMultiAgentVec>()?;
+    m.add_function(wrap_pyfunction!(multiagent::make_multiagent, m)?)?;
     m.add_function(wrap_pyfunction!(env::make, m)?)?;
     m.add_function(wrap_pyfunction!(vector::make_vec, m)?)?;
     m.add_function(wrap_pyfunction!(tool::make_tool, m)?)?;

@@ -106,6 +106,47 @@ pub(crate) fn call<A, R>(
     }
 }
 
+/// Checks one result a guest returned against the limits and the contract: the observation
+/// fits, the reward is finite, and the info (when given; `None` skips an info already checked)
+/// fits and is a JSON object. The error is a contract violation of `call`.
+pub(crate) fn check_result(
+    limits: &Limits,
+    env: &str,
+    call: &'static str,
+    observation: &str,
+    reward: f64,
+    info: Option<&str>,
+) -> Result<(), Error> {
+    let violation = |message: String| Error::Contract {
+        env: env.to_owned(),
+        call,
+        message,
+    };
+    let limit = limits.max_observation_bytes;
+    if observation.len() > limit {
+        return Err(violation(format!(
+            "observation is {} bytes, over the limit of {limit}",
+            observation.len()
+        )));
+    }
+    if !reward.is_finite() {
+        return Err(violation(format!(
+            "reward must be a finite number, got {reward}"
+        )));
+    }
+    if let Some(info) = info {
+        let limit = limits.max_info_bytes;
+        if info.len() > limit {
+            return Err(violation(format!(
+                "info is {} bytes, over the limit of {limit}",
+                info.len()
+            )));
+        }
+        crate::env::Info::check_json(info).map_err(violation)?;
+    }
+    Ok(())
+}
+
 /// The message of a Rust-style panic (`panicked at file:line:col:\nmessage`) or any other last
 /// words the guest wrote to stderr.
 fn panic_message(stderr: &str) -> Option<String> {

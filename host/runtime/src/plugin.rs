@@ -3,9 +3,12 @@
 
 use crate::bindings::env_world::EnvPluginPre;
 use crate::bindings::env_world::geode::env::types::PluginSpec as RawSpec;
+use crate::bindings::multiagent_world::MultiagentPluginPre;
 use crate::bindings::tool_world::ToolPluginPre;
 use crate::bindings::wrapper_world::WrapperPluginPre;
-use crate::bindings::{CONTRACT_VERSION, ENV_EXPORT, TOOL_EXPORT, WRAPPER_EXPORT};
+use crate::bindings::{
+    CONTRACT_VERSION, ENV_EXPORT, MULTIAGENT_EXPORT, TOOL_EXPORT, WRAPPER_EXPORT,
+};
 use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::runtime::Runtime;
@@ -43,6 +46,8 @@ pub enum PluginKind {
     Tool,
     /// Wrappers over another env (`geode:env/wrapper`).
     Wrapper,
+    /// Multi-agent environments (`geode:env/multiagent`).
+    MultiAgent,
 }
 
 impl PluginKind {
@@ -51,6 +56,7 @@ impl PluginKind {
             PluginKind::Env => ENV_EXPORT,
             PluginKind::Tool => TOOL_EXPORT,
             PluginKind::Wrapper => WRAPPER_EXPORT,
+            PluginKind::MultiAgent => MULTIAGENT_EXPORT,
         }
     }
 }
@@ -62,6 +68,7 @@ impl PluginKind {
             PluginKind::Env => "an env",
             PluginKind::Tool => "a tool",
             PluginKind::Wrapper => "a wrapper",
+            PluginKind::MultiAgent => "a multi-agent env",
         }
     }
 }
@@ -72,6 +79,7 @@ impl std::fmt::Display for PluginKind {
             PluginKind::Env => "env",
             PluginKind::Tool => "tool",
             PluginKind::Wrapper => "wrapper",
+            PluginKind::MultiAgent => "multiagent",
         })
     }
 }
@@ -103,6 +111,7 @@ pub(crate) enum Template {
     Env(EnvPluginPre<GuestState>),
     Tool(ToolPluginPre<GuestState>),
     Wrapper(WrapperPluginPre<GuestState>),
+    MultiAgent(MultiagentPluginPre<GuestState>),
 }
 
 /// A plugin ready to instantiate.
@@ -154,6 +163,9 @@ impl Plugin {
             PluginKind::Wrapper => {
                 Template::Wrapper(WrapperPluginPre::new(instance_pre).map_err(mismatch)?)
             }
+            PluginKind::MultiAgent => {
+                Template::MultiAgent(MultiagentPluginPre::new(instance_pre).map_err(mismatch)?)
+            }
         };
         let mut plugin = Plugin {
             runtime: runtime.clone(),
@@ -196,6 +208,12 @@ impl Plugin {
                 .instantiate(&mut store)
                 .map_err(failed)?
                 .geode_env_wrapper()
+                .call_describe(&mut store)
+                .map_err(trapped)?,
+            Template::MultiAgent(pre) => pre
+                .instantiate(&mut store)
+                .map_err(failed)?
+                .geode_env_multiagent()
                 .call_describe(&mut store)
                 .map_err(trapped)?,
         };
@@ -260,6 +278,7 @@ impl Plugin {
             Template::Env(_) => PluginKind::Env,
             Template::Tool(_) => PluginKind::Tool,
             Template::Wrapper(_) => PluginKind::Wrapper,
+            Template::MultiAgent(_) => PluginKind::MultiAgent,
         }
     }
 
@@ -313,7 +332,12 @@ fn detect_kind(
     let mut exports = Vec::new();
     for (name, item) in ty.exports(runtime.engine()) {
         if matches!(item.ty, ComponentItem::ComponentInstance(_)) {
-            for kind in [PluginKind::Env, PluginKind::Tool, PluginKind::Wrapper] {
+            for kind in [
+                PluginKind::Env,
+                PluginKind::Tool,
+                PluginKind::Wrapper,
+                PluginKind::MultiAgent,
+            ] {
                 if name == kind.export() {
                     return Ok(kind);
                 }
@@ -321,7 +345,8 @@ fn detect_kind(
         }
         exports.push(name.to_owned());
     }
-    let wanted = format!("`{ENV_EXPORT}`, `{TOOL_EXPORT}` or `{WRAPPER_EXPORT}`");
+    let wanted =
+        format!("`{ENV_EXPORT}`, `{TOOL_EXPORT}`, `{WRAPPER_EXPORT}` or `{MULTIAGENT_EXPORT}`");
     if let Some(other) = exports.iter().find(|name| name.starts_with("geode:env/")) {
         return Err(format!(
             "it was built against contract `{other}`; this host speaks {wanted}"

@@ -252,6 +252,22 @@ impl Registry {
         )?))
     }
 
+    /// Makes multi-agent env `id` (from a multi-agent plugin).
+    pub fn make_multiagent(
+        &self,
+        id: &str,
+        overrides: &Value,
+        limits: &Limits,
+    ) -> Result<Box<dyn crate::MultiAgentEnv>> {
+        let (plugin, config) = self.resolve(id, PluginKind::MultiAgent, overrides)?;
+        Ok(Box::new(crate::ComponentMultiAgentEnv::new(
+            plugin,
+            id,
+            config,
+            limits.clone(),
+        )?))
+    }
+
     /// Makes wrapper `id` (from a wrapper plugin) over `inner`.
     pub fn make_wrapper(
         &self,

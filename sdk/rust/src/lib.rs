@@ -45,6 +45,7 @@ pub mod dataset;
 pub mod episode;
 pub mod error;
 pub mod json_text;
+pub mod multiagent;
 mod plugin;
 pub mod records;
 pub mod rng;

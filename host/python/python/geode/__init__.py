@@ -26,7 +26,7 @@ from geode.envs.registration import (
 from geode.errors import *  # noqa: F401,F403
 from geode.errors import __all__ as _error_names
 from geode.vector import AutoresetMode, NativeVectorEnv, VectorEnv
-from geode import tools, utils, wrappers
+from geode import multiagent, tools, utils, wrappers
 from geode import _gem_alias
 
 CONTRACT_VERSION = _geode.contract_version()
@@ -46,6 +46,7 @@ __all__ = [
     "load_plugin",
     "make",
     "make_vec",
+    "multiagent",
     "print_envs",
     "register",
     "registration",

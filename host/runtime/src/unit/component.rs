@@ -17,7 +17,7 @@ use super::record::{self, Call, Record, Start};
 use super::{TextReset, TextStep, Unit, append};
 use crate::bindings::env_world::EnvPlugin;
 use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
-use crate::env::{Env, Info};
+use crate::env::Env;
 use crate::guard;
 use crate::host_state::GuestState;
 use crate::limits::Limits;
@@ -566,32 +566,16 @@ impl ComponentUnit {
                 truncated,
             } => (observation, info, reward, terminated, truncated),
         };
-        let violation = |message: String| Error::Contract {
-            env: m.id.clone(),
+        let fresh_info = info.is_empty() || info != m.last_info;
+        guard::check_result(
+            &self.limits,
+            &m.id,
             call,
-            message,
-        };
-        let limit = self.limits.max_observation_bytes;
-        if observation.len() > limit {
-            return Err(violation(format!(
-                "observation is {} bytes, over the limit of {limit}",
-                observation.len()
-            )));
-        }
-        if !reward.is_finite() {
-            return Err(violation(format!(
-                "reward must be a finite number, got {reward}"
-            )));
-        }
-        if info.is_empty() || info != m.last_info {
-            let limit = self.limits.max_info_bytes;
-            if info.len() > limit {
-                return Err(violation(format!(
-                    "info is {} bytes, over the limit of {limit}",
-                    info.len()
-                )));
-            }
-            Info::check_json(info).map_err(violation)?;
+            observation,
+            reward,
+            fresh_info.then_some(info),
+        )?;
+        if fresh_info {
             m.last_info.clear();
             m.last_info.push_str(info);
         }

@@ -34,16 +34,23 @@ class _Registry(Mapping):
 
     def __init__(self) -> None:
         self._native: Optional[Dict[str, EnvSpec]] = None
+        self._multiagent: frozenset = frozenset()
         self.python: Dict[str, EnvSpec] = {}
 
     def _specs(self) -> Dict[str, EnvSpec]:
         if self._native is None:
+            listed = [row for row in _geode.list_envs() if row[1] in ("env", "multiagent")]
             self._native = {
                 env_id: EnvSpec(env_id, source, config, description)
-                for env_id, kind, source, description, config in _geode.list_envs()
-                if kind == "env"
+                for env_id, kind, source, description, config in listed
             }
+            self._multiagent = frozenset(row[0] for row in listed if row[1] == "multiagent")
         return self._native
+
+    def is_multiagent(self, env_id: str) -> bool:
+        """Whether ``env_id`` is a plugin's multi-agent env."""
+        self._specs()
+        return env_id in self._multiagent and env_id not in self.python
 
     def refresh(self) -> None:
         """Forgets the cached plugin ids (after ``load_plugin``)."""
@@ -171,6 +178,12 @@ def make(env_id: str, *, strict: Optional[bool] = None, **kwargs: Any) -> Env:
             # reset is then unseeded, as in GEM, and poses the walk's first row.
             kwargs["seed"], seed = seed, None
         config = _native_config(env_id, kwargs, strict)
+        if ENV_REGISTRY.is_multiagent(env_id):
+            if wrappers:
+                raise InvalidArgumentError(f"{env_id} is a multi-agent env: wrap SingleAgentEnv(env, agent) instead")
+            from geode.envs.multiagent.plugin import PluginMultiAgentEnv
+
+            return PluginMultiAgentEnv(_geode.make_multiagent(env_id, config or None, limits, seed))
         env = _geode.make(env_id, config or None, limits, seed)
     for wrapper in wrappers or ():
         env = resolve(wrapper)(env)
