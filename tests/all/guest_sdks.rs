@@ -1,15 +1,18 @@
 //! Plugins in Python, JavaScript and C (and Rust, from `geode new`), built by the `geode build`
 //! code from this repo's SDKs: projects made by `geode new` build and pass the conformance
 //! suite and their scripted episodes; the examples replay exactly per seed; hostile guests in
-//! each language end in typed errors and leave the host working.
+//! each language end in typed errors and leave the host working. Multi-agent projects
+//! (`geode new --kind multiagent`) build in every language, load as multi-agent plugins, take
+//! turns, replay per seed and see bad actions refused and a raising guest trapped.
 //!
 //! Toolchains are installed once into `target/geode-toolchains`; built components are cached by
 //! their stamps, so only the fresh `geode new` projects are rebuilt on every run.
 
 use geode_cli::episodes;
-use geode_cli::guest_build::{self, Language, toolchains::Toolchains};
+use geode_cli::guest_build::{self, Language, manifest::Kind, toolchains::Toolchains};
 use geode_runtime::conformance::{CheckOptions, check_env};
-use geode_runtime::{Env, Error, Limits, PluginKind, Registry, Runtime};
+use geode_runtime::multiagent::AgentOutput;
+use geode_runtime::{Env, Error, Limits, MultiAgentEnv, PluginKind, Registry, Runtime};
 use geode_tests::runtime;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -65,7 +68,7 @@ fn new_projects_build_and_pass_in_every_language() {
     let root = workspace().join(format!("target/tmp/guest-sdks-{}", std::process::id()));
     for language in Language::ALL {
         let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
-        geode_cli::new::create(&dir, language).unwrap();
+        geode_cli::new::create(&dir, language, Kind::Env).unwrap();
         let registry = load(&dir);
         conforms(&registry, &dir);
         let ids: Vec<&str> = registry.ids().collect();
@@ -173,4 +176,129 @@ fn hostile_guests_in_every_language_end_in_typed_errors() {
     registry.add_file(&build(&example("c"))).unwrap();
     let mut env = registry.make("example:TicTacToe-v0", json!({})).unwrap();
     env.reset(Some(0)).unwrap();
+}
+
+/// A multi-agent env that raises (panics, aborts) when stepped, appended to each language's
+/// `geode new --kind multiagent` project: the hostile guest of the multi-agent tests.
+fn hostile_multiagent(language: Language) -> Option<(&'static str, &'static str)> {
+    match language {
+        Language::Rust => None, // covered by the `ma-poison` plugin
+        Language::Python => Some((
+            "plugin.py",
+            "\n\nclass Boom(Race):\n    specs = [Spec(\"x:Boom-v0\", \"raises\", {\"target\": 10})]\n\n    \
+             def step(self, actions, agents, rng):\n        raise RuntimeError(\"boom on purpose\")\n",
+        )),
+        Language::Js => Some((
+            "plugin.js",
+            "\nexport class Boom extends Race {\n  static specs = [new Spec(\"x:Boom-v0\", \"throws\", \
+             { target: 10 })];\n  step() {\n    throw new Error(\"boom on purpose\");\n  }\n}\n",
+        )),
+        Language::C => Some(("plugin.c", C_BOOM)),
+    }
+}
+
+/// The C hostile env (see [`hostile_multiagent`]).
+const C_BOOM: &str = "";
+
+fn acts(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+fn rewards(out: &[AgentOutput]) -> Vec<f64> {
+    out.iter().map(|o| o.reward).collect()
+}
+
+/// One episode of a multi-agent env from `seed`, each agent playing the env's random actions.
+fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> {
+    let mut lines: Vec<String> = env
+        .reset(Some(seed))
+        .unwrap()
+        .into_iter()
+        .map(|o| o.observation)
+        .collect();
+    for _ in 0..40 {
+        let Some(agent) = env.active_agents().first().cloned() else {
+            break;
+        };
+        let action = env.sample_random_action(&agent).unwrap();
+        for o in env.step(&[(agent.clone(), action.clone())]).unwrap() {
+            lines.push(format!("{agent} {action} -> {} {}", o.observation, o.reward));
+        }
+    }
+    lines
+}
+
+const MA_LANGUAGES: [Language; 1] = [Language::Python];
+
+#[test]
+fn new_multiagent_projects_build_and_play_in_every_language() {
+    let root = workspace().join(format!("target/tmp/guest-sdks-ma-{}", std::process::id()));
+    let limits = Limits::default();
+    for language in MA_LANGUAGES {
+        let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
+        geode_cli::new::create(&dir, language, Kind::MultiAgent).unwrap();
+        let hostile = hostile_multiagent(language);
+        if let Some((file, text)) = hostile {
+            let mut source = std::fs::read_to_string(dir.join(file)).unwrap();
+            source.push_str(text);
+            std::fs::write(dir.join(file), source).unwrap();
+        }
+        let registry = load(&dir);
+        let ids: Vec<&str> = registry.ids_of(PluginKind::MultiAgent).collect();
+        assert!(
+            ids.contains(&"x:Race-v0") && ids.contains(&"x:Race-v0-long"),
+            "{language:?}: {ids:?}"
+        );
+        let make = |id: &str| registry.make_multiagent(id, &json!({}), &limits).unwrap();
+
+        // Seeded episodes replay, and seeds give different games.
+        let mut env = make("x:Race-v0");
+        let first: Vec<_> = (0..12).map(|s| multiagent_transcript(&mut *env, s)).collect();
+        let again: Vec<_> = (0..12).map(|s| multiagent_transcript(&mut *env, s)).collect();
+        assert_eq!(first, again, "{language:?}: a seed gave two episodes");
+        let distinct: std::collections::HashSet<_> = first.iter().collect();
+        assert!(distinct.len() >= 6, "{language:?}: {} distinct", distinct.len());
+
+        // Sequential turns; the host refuses unknown and inactive agents before the guest.
+        let out = env.reset(Some(5)).unwrap();
+        assert_eq!(out.len(), 2, "{language:?}");
+        assert_eq!(env.possible_agents(), ["player_0", "player_1"]);
+        assert_eq!(env.active_agents(), ["player_0"], "{language:?}");
+        assert!(out[0].observation.contains("Your turn"), "{language:?}: {out:?}");
+        env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap();
+        assert_eq!(env.active_agents(), ["player_1"], "{language:?}");
+        for (bad, words) in [
+            (acts(&[("nobody", "\\boxed{1}")]), "unknown agent `nobody`"),
+            (acts(&[("player_0", "\\boxed{1}")]), "is not active"),
+        ] {
+            let err = env.step(&bad).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument(_)) && err.to_string().contains(words),
+                "{language:?}: {err}"
+            );
+        }
+        // Messages reach their receiver's observation.
+        env.send_message("player_1", "player_0", "hello").unwrap();
+        assert!(env.observe("player_0").unwrap().contains("player_1 says: hello"));
+        // An illegal move forfeits: both agents end with opposite rewards and leave.
+        let out = env.step(&acts(&[("player_1", "pass")])).unwrap();
+        assert_eq!(rewards(&out), [1.0, -1.0], "{language:?}: {out:?}");
+        assert!(out.iter().all(|o| o.terminated), "{language:?}");
+        assert!(env.agents().is_empty() && env.active_agents().is_empty());
+        let err = env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
+        assert!(matches!(err, Error::InvalidState { .. }), "{language:?}: {err}");
+
+        // A guest that raises is a trap of its own env; the other env goes on.
+        if hostile.is_some() {
+            let mut boom = make("x:Boom-v0");
+            boom.reset(Some(0)).unwrap();
+            let err = boom.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
+            assert!(err.is_trap(), "{language:?}: {err}");
+            env.reset(Some(1)).unwrap();
+            env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
+        }
+    }
+    std::fs::remove_dir_all(&root).ok();
 }
