@@ -230,7 +230,7 @@ fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> 
     lines
 }
 
-const MA_LANGUAGES: [Language; 1] = [Language::Python];
+const MA_LANGUAGES: [Language; 3] = [Language::Rust, Language::Python, Language::Js];
 
 #[test]
 fn new_multiagent_projects_build_and_play_in_every_language() {
