@@ -2,8 +2,8 @@
 //! code from this repo's SDKs: projects made by `geode new` build and pass the conformance
 //! suite and their scripted episodes; the examples replay exactly per seed; hostile guests in
 //! each language end in typed errors and leave the host working. Multi-agent projects
-//! (`geode new --kind multiagent`) build in every language, load as multi-agent plugins, take
-//! turns, replay per seed and see bad actions refused and a raising guest trapped.
+//! (`geode new --kind multiagent`) build in Rust, Python and JavaScript, load as multi-agent
+//! plugins, take turns, replay per seed and see bad actions refused and a raising guest trapped.
 //!
 //! Toolchains are installed once into `target/geode-toolchains`; built components are cached by
 //! their stamps, so only the fresh `geode new` projects are rebuilt on every run.
@@ -193,12 +193,9 @@ fn hostile_multiagent(language: Language) -> Option<(&'static str, &'static str)
             "\nexport class Boom extends Race {\n  static specs = [new Spec(\"x:Boom-v0\", \"throws\", \
              { target: 10 })];\n  step() {\n    throw new Error(\"boom on purpose\");\n  }\n}\n",
         )),
-        Language::C => Some(("plugin.c", C_BOOM)),
+        Language::C => None, // C has no multi-agent glue yet
     }
 }
-
-/// The C hostile env (see [`hostile_multiagent`]).
-const C_BOOM: &str = "";
 
 fn acts(list: &[(&str, &str)]) -> Vec<(String, String)> {
     list.iter()
@@ -300,5 +297,10 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
             env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
         }
     }
+    let refused = geode_cli::new::create(&root.join("c/x"), Language::C, Kind::MultiAgent);
+    assert!(
+        refused.unwrap_err().to_string().contains("not supported yet"),
+        "C has no multi-agent glue yet: the refusal says so"
+    );
     std::fs::remove_dir_all(&root).ok();
 }
