@@ -2,8 +2,8 @@
 //! code from this repo's SDKs: projects made by `geode new` build and pass the conformance
 //! suite and their scripted episodes; the examples replay exactly per seed; hostile guests in
 //! each language end in typed errors and leave the host working. Multi-agent projects
-//! (`geode new --kind multiagent`) build in Rust, Python and JavaScript, load as multi-agent
-//! plugins, take turns, replay per seed and see bad actions refused and a raising guest trapped.
+//! (`geode new --kind multiagent`) build in every language, load as multi-agent plugins, take
+//! turns, replay per seed and see bad actions refused and a raising guest trapped.
 //!
 //! Toolchains are installed once into `target/geode-toolchains`; built components are cached by
 //! their stamps, so only the fresh `geode new` projects are rebuilt on every run.
@@ -178,22 +178,30 @@ fn hostile_guests_in_every_language_end_in_typed_errors() {
     env.reset(Some(0)).unwrap();
 }
 
-/// A multi-agent env that raises (panics, aborts) when stepped, appended to each language's
-/// `geode new --kind multiagent` project: the hostile guest of the multi-agent tests.
-fn hostile_multiagent(language: Language) -> Option<(&'static str, &'static str)> {
+/// Where the hostile line goes in each language's `geode new --kind multiagent` project (the
+/// start of the step's move parsing), and the line: the action `boom` raises (panics, aborts).
+fn hostile_multiagent(language: Language) -> (&'static str, &'static str, &'static str) {
     match language {
-        Language::Rust => None, // covered by the `ma-poison` plugin
-        Language::Python => Some((
+        Language::Rust => (
+            "src/lib.rs",
+            "        match last_boxed(action) {\n",
+            "        assert!(action != \"boom\", \"boom on purpose\");\n",
+        ),
+        Language::Python => (
             "plugin.py",
-            "\n\nclass Boom(Race):\n    specs = [Spec(\"x:Boom-v0\", \"raises\", {\"target\": 10})]\n\n    \
-             def step(self, actions, agents, rng):\n        raise RuntimeError(\"boom on purpose\")\n",
-        )),
-        Language::Js => Some((
+            "        move = last_boxed(action)\n",
+            "        if action == \"boom\":\n            raise RuntimeError(\"boom on purpose\")\n",
+        ),
+        Language::Js => (
             "plugin.js",
-            "\nexport class Boom extends Race {\n  static specs = [new Spec(\"x:Boom-v0\", \"throws\", \
-             { target: 10 })];\n  step() {\n    throw new Error(\"boom on purpose\");\n  }\n}\n",
-        )),
-        Language::C => None, // C has no multi-agent glue yet
+            "    const move = lastBoxed(action);\n",
+            "    if (action === \"boom\") throw new Error(\"boom on purpose\");\n",
+        ),
+        Language::C => (
+            "plugin.c",
+            "    char move[8];\n",
+            "    if (!strcmp(actions[0].action, \"boom\")) geode_panic(\"boom on purpose\");\n",
+        ),
     }
 }
 
@@ -227,21 +235,18 @@ fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> 
     lines
 }
 
-const MA_LANGUAGES: [Language; 3] = [Language::Rust, Language::Python, Language::Js];
-
 #[test]
 fn new_multiagent_projects_build_and_play_in_every_language() {
     let root = workspace().join(format!("target/tmp/guest-sdks-ma-{}", std::process::id()));
     let limits = Limits::default();
-    for language in MA_LANGUAGES {
+    for language in Language::ALL {
         let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
         geode_cli::new::create(&dir, language, Kind::MultiAgent).unwrap();
-        let hostile = hostile_multiagent(language);
-        if let Some((file, text)) = hostile {
-            let mut source = std::fs::read_to_string(dir.join(file)).unwrap();
-            source.push_str(text);
-            std::fs::write(dir.join(file), source).unwrap();
-        }
+        let (file, anchor, line) = hostile_multiagent(language);
+        let source = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(source.contains(anchor), "{language:?}: the template changed");
+        let source = source.replacen(anchor, &format!("{line}{anchor}"), 1);
+        std::fs::write(dir.join(file), source).unwrap();
         let registry = load(&dir);
         let ids: Vec<&str> = registry.ids_of(PluginKind::MultiAgent).collect();
         assert!(
@@ -287,20 +292,26 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         let err = env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
         assert!(matches!(err, Error::InvalidState { .. }), "{language:?}: {err}");
 
-        // A guest that raises is a trap of its own env; the other env goes on.
-        if hostile.is_some() {
-            let mut boom = make("x:Boom-v0");
-            boom.reset(Some(0)).unwrap();
-            let err = boom.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
-            assert!(err.is_trap(), "{language:?}: {err}");
-            env.reset(Some(1)).unwrap();
-            env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
-        }
+        // A guest that raises is a trap of its own env; a sibling goes on, and the trapped env
+        // starts over on reset.
+        let mut sibling = make("x:Race-v0");
+        sibling.reset(Some(2)).unwrap();
+        env.reset(Some(1)).unwrap();
+        let err = env.step(&acts(&[("player_0", "boom")])).unwrap_err();
+        assert!(
+            matches!(&err, Error::GuestTrap { message, .. } if message.contains("boom on purpose")),
+            "{language:?}: {err}"
+        );
+        sibling.step(&acts(&[("player_0", "\\boxed{3}")])).unwrap();
+        // Snapshots hold the roster and the turn.
+        let snapshot = sibling.get_state().unwrap();
+        sibling.step(&acts(&[("player_1", "\\boxed{1}")])).unwrap();
+        sibling.set_state(&snapshot).unwrap();
+        assert_eq!(sibling.active_agents(), ["player_1"], "{language:?}");
+        let out = sibling.step(&acts(&[("player_1", "\\boxed{1}")])).unwrap();
+        assert!(out[1].observation.contains("Waiting for player_0"), "{language:?}: {out:?}");
+        env.reset(Some(1)).unwrap();
+        env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
     }
-    let refused = geode_cli::new::create(&root.join("c/x"), Language::C, Kind::MultiAgent);
-    assert!(
-        refused.unwrap_err().to_string().contains("not supported yet"),
-        "C has no multi-agent glue yet: the refusal says so"
-    );
     std::fs::remove_dir_all(&root).ok();
 }

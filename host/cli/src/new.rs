@@ -33,18 +33,13 @@ const COMMON: &[(&str, &str)] = &[
     (".gitignore", include_str!("templates/gitignore")),
 ];
 
-/// Why C has no multi-agent projects yet.
-pub const MULTIAGENT_C: &str =
-    "multi-agent plugins in C are not supported yet: the C SDK has no multi-agent glue; \
-     use --lang rust, python or js";
-
 /// Files every multi-agent project gets, whatever its language (besides its `geode.json`).
 const COMMON_MULTIAGENT: &[(&str, &str)] = &[
     ("README.md", include_str!("templates/multiagent/README.md")),
     (".gitignore", include_str!("templates/gitignore")),
 ];
 
-/// The language's own files for a multi-agent project (none yet for C).
+/// The language's own files for a multi-agent project.
 fn multiagent_files(language: Language) -> &'static [(&'static str, &'static str)] {
     match language {
         Language::Rust => &[
@@ -68,7 +63,10 @@ fn multiagent_files(language: Language) -> &'static [(&'static str, &'static str
             "plugin.js",
             include_str!("templates/multiagent/js/plugin.js"),
         )],
-        Language::C => &[],
+        Language::C => &[(
+            "plugin.c",
+            include_str!("templates/multiagent/c/plugin.c"),
+        )],
     }
 }
 
@@ -106,9 +104,6 @@ pub fn run(args: &NewArgs) -> Result<()> {
 
 /// Creates a `language` project of `kind` in `dir` (which must not exist or be empty).
 pub fn create(dir: &Path, language: Language, kind: Kind) -> Result<()> {
-    if kind == Kind::MultiAgent && language == Language::C {
-        bail!("{MULTIAGENT_C}");
-    }
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         bail!("{} already exists and is not empty", dir.display());
     }

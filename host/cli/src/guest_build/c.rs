@@ -4,15 +4,12 @@
 //! adapted to a component.
 
 use super::toolchains::{Toolchains, run};
-use super::{Kind, Project, componentize, sources};
-use anyhow::{Context, Result, bail};
+use super::{Project, componentize, sources};
+use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
 /// Builds `project` into the component `out`.
 pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
-    if project.kind == Kind::MultiAgent {
-        bail!("{}", crate::new::MULTIAGENT_C);
-    }
     let mut zig = tools.zig()?;
     let stage = project.stage("c")?;
     componentize::c_bindings(&stage, project.kind)?;
