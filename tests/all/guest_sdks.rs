@@ -229,7 +229,10 @@ fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> 
         };
         let action = env.sample_random_action(&agent).unwrap();
         for o in env.step(&[(agent.clone(), action.clone())]).unwrap() {
-            lines.push(format!("{agent} {action} -> {} {}", o.observation, o.reward));
+            lines.push(format!(
+                "{agent} {action} -> {} {}",
+                o.observation, o.reward
+            ));
         }
     }
     lines
@@ -244,7 +247,10 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         geode_cli::new::create(&dir, language, Kind::MultiAgent).unwrap();
         let (file, anchor, line) = hostile_multiagent(language);
         let source = std::fs::read_to_string(dir.join(file)).unwrap();
-        assert!(source.contains(anchor), "{language:?}: the template changed");
+        assert!(
+            source.contains(anchor),
+            "{language:?}: the template changed"
+        );
         let source = source.replacen(anchor, &format!("{line}{anchor}"), 1);
         std::fs::write(dir.join(file), source).unwrap();
         let registry = load(&dir);
@@ -257,18 +263,29 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
 
         // Seeded episodes replay, and seeds give different games.
         let mut env = make("x:Race-v0");
-        let first: Vec<_> = (0..12).map(|s| multiagent_transcript(&mut *env, s)).collect();
-        let again: Vec<_> = (0..12).map(|s| multiagent_transcript(&mut *env, s)).collect();
+        let first: Vec<_> = (0..12)
+            .map(|s| multiagent_transcript(&mut *env, s))
+            .collect();
+        let again: Vec<_> = (0..12)
+            .map(|s| multiagent_transcript(&mut *env, s))
+            .collect();
         assert_eq!(first, again, "{language:?}: a seed gave two episodes");
         let distinct: std::collections::HashSet<_> = first.iter().collect();
-        assert!(distinct.len() >= 6, "{language:?}: {} distinct", distinct.len());
+        assert!(
+            distinct.len() >= 6,
+            "{language:?}: {} distinct",
+            distinct.len()
+        );
 
         // Sequential turns; the host refuses unknown and inactive agents before the guest.
         let out = env.reset(Some(5)).unwrap();
         assert_eq!(out.len(), 2, "{language:?}");
         assert_eq!(env.possible_agents(), ["player_0", "player_1"]);
         assert_eq!(env.active_agents(), ["player_0"], "{language:?}");
-        assert!(out[0].observation.contains("Your turn"), "{language:?}: {out:?}");
+        assert!(
+            out[0].observation.contains("Your turn"),
+            "{language:?}: {out:?}"
+        );
         env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap();
         assert_eq!(env.active_agents(), ["player_1"], "{language:?}");
         for (bad, words) in [
@@ -283,14 +300,21 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         }
         // Messages reach their receiver's observation.
         env.send_message("player_1", "player_0", "hello").unwrap();
-        assert!(env.observe("player_0").unwrap().contains("player_1 says: hello"));
+        assert!(
+            env.observe("player_0")
+                .unwrap()
+                .contains("player_1 says: hello")
+        );
         // An illegal move forfeits: both agents end with opposite rewards and leave.
         let out = env.step(&acts(&[("player_1", "pass")])).unwrap();
         assert_eq!(rewards(&out), [1.0, -1.0], "{language:?}: {out:?}");
         assert!(out.iter().all(|o| o.terminated), "{language:?}");
         assert!(env.agents().is_empty() && env.active_agents().is_empty());
         let err = env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
-        assert!(matches!(err, Error::InvalidState { .. }), "{language:?}: {err}");
+        assert!(
+            matches!(err, Error::InvalidState { .. }),
+            "{language:?}: {err}"
+        );
 
         // A guest that raises is a trap of its own env; a sibling goes on, and the trapped env
         // starts over on reset.
@@ -309,7 +333,10 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         sibling.set_state(&snapshot).unwrap();
         assert_eq!(sibling.active_agents(), ["player_1"], "{language:?}");
         let out = sibling.step(&acts(&[("player_1", "\\boxed{1}")])).unwrap();
-        assert!(out[1].observation.contains("Waiting for player_0"), "{language:?}: {out:?}");
+        assert!(
+            out[1].observation.contains("Waiting for player_0"),
+            "{language:?}: {out:?}"
+        );
         env.reset(Some(1)).unwrap();
         env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
     }

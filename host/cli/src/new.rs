@@ -63,10 +63,7 @@ fn multiagent_files(language: Language) -> &'static [(&'static str, &'static str
             "plugin.js",
             include_str!("templates/multiagent/js/plugin.js"),
         )],
-        Language::C => &[(
-            "plugin.c",
-            include_str!("templates/multiagent/c/plugin.c"),
-        )],
+        Language::C => &[("plugin.c", include_str!("templates/multiagent/c/plugin.c"))],
     }
 }
 

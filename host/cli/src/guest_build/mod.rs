@@ -19,8 +19,8 @@ pub mod toolchains;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use std::path::{Path, PathBuf};
 use manifest::Kind;
+use std::path::{Path, PathBuf};
 use toolchains::Toolchains;
 
 /// Arguments of `geode build`.
