@@ -36,6 +36,10 @@ const COMMON: &[(&str, &str)] = &[
 /// Files every multi-agent project gets, whatever its language (besides its `geode.json`).
 const COMMON_MULTIAGENT: &[(&str, &str)] = &[
     ("README.md", include_str!("templates/multiagent/README.md")),
+    (
+        "tests/episodes.json",
+        include_str!("templates/multiagent/episodes.json"),
+    ),
     (".gitignore", include_str!("templates/gitignore")),
 ];
 
