@@ -22,13 +22,18 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Builds the project in `dir`. Builds run one at a time: each one uses both cores.
-fn build(dir: &Path) -> PathBuf {
+/// Builds the project in `dir`, or says why not. Builds run one at a time: each one uses both
+/// cores.
+fn try_build(dir: &Path) -> anyhow::Result<PathBuf> {
     static BUILDS: Mutex<()> = Mutex::new(());
     let _one = BUILDS.lock().unwrap_or_else(|p| p.into_inner());
     let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).unwrap();
     guest_build::build_with(dir, false, &tools)
-        .unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
+}
+
+/// Builds the project in `dir`.
+fn build(dir: &Path) -> PathBuf {
+    try_build(dir).unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
 }
 
 /// A registry holding only the component of the project in `dir`.
@@ -357,5 +362,15 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         env.reset(Some(1)).unwrap();
         env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
     }
+    // geode.json and the code must agree: a single-agent crate declared multi-agent fails.
+    let wrong = root.join("wrong");
+    geode_cli::new::create(&wrong, Language::Rust, Kind::Env).unwrap();
+    std::fs::write(
+        wrong.join(guest_build::manifest::FILE),
+        Kind::MultiAgent.manifest(),
+    )
+    .unwrap();
+    let error = format!("{:#}", try_build(&wrong).unwrap_err());
+    assert!(error.contains("the kind is `multiagent`"), "{error}");
     std::fs::remove_dir_all(&root).ok();
 }

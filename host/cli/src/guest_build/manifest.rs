@@ -3,7 +3,7 @@
 //! kind picks the WIT world a project is built against and the SDK glue that exports it;
 //! `geode new --kind multiagent` writes the file.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -68,6 +68,33 @@ pub fn kind(dir: &Path) -> Result<Kind> {
         )
     })?;
     Ok(manifest.kind)
+}
+
+/// Checks that `component` exports the interface of `kind`: a project whose code and
+/// `geode.json` disagree (a Rust crate calling `export_env!` in a multi-agent project, say)
+/// fails its build instead of loading as the other kind.
+pub fn check_component(kind: Kind, component: &[u8]) -> Result<()> {
+    use wit_parser::decoding::{DecodedWasm, decode};
+    let DecodedWasm::Component(resolve, world) =
+        decode(component).context("reading the built component's interface")?
+    else {
+        bail!("the build produced a WIT package, not a component");
+    };
+    let exports: Vec<String> = resolve.worlds[world]
+        .exports
+        .keys()
+        .map(|key| resolve.name_world_key(key))
+        .collect();
+    let want = format!("geode:env/{}@", kind.export());
+    if exports.iter().any(|e| e.starts_with(&want)) {
+        return Ok(());
+    }
+    bail!(
+        "{FILE} says the kind is `{}`, but the component exports {} and not {want}..: make the \
+         code and {FILE} agree",
+        kind.export(),
+        exports.join(", ")
+    )
 }
 
 #[cfg(test)]

@@ -188,6 +188,8 @@ pub fn build_with(dir: &Path, force: bool, tools: &Toolchains) -> Result<PathBuf
         Language::C => c::build(&project, tools, &tmp),
     };
     built.with_context(|| format!("building {}", project.dir.display()))?;
+    manifest::check_component(project.kind, &std::fs::read(&tmp)?)
+        .with_context(|| format!("building {}", project.dir.display()))?;
     std::fs::rename(&tmp, &out)?;
     stamp::write(&out, &fingerprint)?;
     eprintln!("built {}", out.display());
