@@ -118,3 +118,16 @@ def test_parallel_agents_act_together_and_leave_one_by_one():
     assert env.roster() == (["a"], ["a"])
     env.step([("a", "again")])
     assert env.agents.cumulative_reward("a") == 2.0 and env.agents.cumulative_reward("b") == 1.0
+
+
+def test_the_javascript_sdk_keeps_the_same_rules():
+    """The JavaScript SDK's twin of these tests (`sdk/js/test/multiagent.test.js`), in node."""
+    import shutil
+    import subprocess
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    tests = Path(__file__).resolve().parents[2] / "sdk" / "js" / "test"
+    run = subprocess.run([node, "--test", str(tests)], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
