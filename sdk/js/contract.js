@@ -12,6 +12,12 @@ import { Slot } from "./slot.js";
 /** The `env` export of a plugin module. */
 export function contract(plugin) {
   const classes = registered(plugin);
+  if (classes.size === 0) {
+    throw new Error(
+      "plugin.js exports no Env subclass with specs " +
+        '(a multi-agent plugin needs {"kind": "multiagent"} in geode.json)',
+    );
+  }
   connectHost();
 
   class Instance {

@@ -11,6 +11,12 @@ import { Session, registeredMultiAgent } from "./multiagent.js";
 /** The `multiagent` export of a plugin module. */
 export function multiagentContract(plugin) {
   const classes = registeredMultiAgent(plugin);
+  if (classes.size === 0) {
+    throw new Error(
+      "geode.json says this is a multi-agent plugin, but plugin.js exports no MultiAgentEnv " +
+        'subclass with specs (a single-agent plugin has no geode.json kind "multiagent")',
+    );
+  }
   connectHost();
 
   class Instance {

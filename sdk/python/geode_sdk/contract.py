@@ -15,6 +15,13 @@ from .guard import guarded as _guarded
 from .slot import Slot, info_json
 
 
+if not registered():
+    raise ImportError(
+        "plugin.py defines no Env subclass with specs (a multi-agent plugin needs "
+        '{"kind": "multiagent"} in geode.json)'
+    )
+
+
 class Instance:
     """The contract's ``instance`` resource: one :class:`Slot`."""
 

@@ -16,6 +16,13 @@ from .multiagent import MultiAgentEnv, Session
 from .slot import info_json
 
 
+if not registered(MultiAgentEnv):
+    raise ImportError(
+        "geode.json says this is a multi-agent plugin, but plugin.py defines no MultiAgentEnv "
+        "subclass with specs (a single-agent plugin has no geode.json kind `multiagent`)"
+    )
+
+
 class Instance:
     """The contract's ``instance`` resource: one :class:`Session`."""
 

@@ -51,6 +51,8 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     }
     run(Command::new(venv.join("bin/componentize-py"))
         .env_remove("VIRTUAL_ENV")
+        // The plugin's Python traceback, not componentize-py's native backtrace, ends the log.
+        .env("RUST_BACKTRACE", "0")
         .arg("--quiet")
         .arg("-d")
         .arg(sources::wit()?)
