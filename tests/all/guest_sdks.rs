@@ -320,13 +320,19 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
                 "{language:?}: {err}"
             );
         }
-        // Messages reach their receiver's observation.
+        // Messages reach their receiver's observation; a broadcast reaches every other agent.
         env.send_message("player_1", "player_0", "hello").unwrap();
-        assert!(
-            env.observe("player_0")
-                .unwrap()
-                .contains("player_1 says: hello")
-        );
+        let seen = |env: &mut Box<dyn MultiAgentEnv>, agent: &str| env.observe(agent).unwrap();
+        assert!(seen(&mut env, "player_0").contains("player_1 says: hello"));
+        env.broadcast_message("player_0", "hi all").unwrap();
+        assert!(seen(&mut env, "player_1").contains("player_0 says: hi all"));
+        assert!(!seen(&mut env, "player_0").contains("hi all"));
+        // The roster changes from outside: agents come and go, the turn stays.
+        env.add_agent("referee").unwrap();
+        assert_eq!(env.agents(), ["player_0", "player_1", "referee"]);
+        env.remove_agent("referee").unwrap();
+        assert_eq!(env.agents(), ["player_0", "player_1"], "{language:?}");
+        assert_eq!(env.active_agents(), ["player_1"], "{language:?}");
         // An illegal move forfeits: both agents end with opposite rewards and leave.
         let out = env.step(&acts(&[("player_1", "pass")])).unwrap();
         assert_eq!(rewards(&out), [1.0, -1.0], "{language:?}: {out:?}");
