@@ -8,7 +8,7 @@
 //! `cargo bench -p geode-benches --bench guest_languages -- [--steps N] [--langs rust,python]`
 //! Toolchains install into `target/geode-toolchains` on first use; components are cached.
 
-use geode_cli::guest_build::{self, Language, toolchains::Toolchains};
+use geode_cli::guest_build::{self, Language, manifest::Kind, toolchains::Toolchains};
 use geode_runtime::{
     Actions, CompileCache, EngineSettings, Env, Limits, Registry, Runtime, VecSpec,
 };
@@ -40,7 +40,7 @@ fn component(language: Language) -> PathBuf {
         .join(name)
         .join("parity");
     if !dir.exists() {
-        geode_cli::new::create(&dir, language).expect("geode new");
+        geode_cli::new::create(&dir, language, Kind::Env).expect("geode new");
     }
     let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).expect("toolchains");
     guest_build::build_with(&dir, false, &tools).expect("geode build")

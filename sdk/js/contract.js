@@ -5,55 +5,20 @@
  * propagates, so the host reports a guest trap with its message.
  */
 
-import hostLog from "geode:env/log@0.1.0";
-import hostRandom from "wasi:random/random@0.2.0";
 import { registered } from "./env.js";
-import { GeodeError } from "./errors.js";
-import { setLogSink } from "./log.js";
-import { Slot, setEntropy } from "./slot.js";
-
-function refused(error) {
-  if (error instanceof GeodeError) return { tag: error.kind, val: error.message };
-  return error;
-}
-
-function guarded(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    throw refused(error);
-  }
-}
-
-function infoJson(info) {
-  if (info === null || typeof info !== "object" || Array.isArray(info)) {
-    throw new TypeError("info must be an object");
-  }
-  return JSON.stringify(info);
-}
-
-function toBytes(text) {
-  const binary = unescape(encodeURIComponent(text));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-function fromBytes(bytes) {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
-  return decodeURIComponent(escape(binary));
-}
+import { connectHost, fromBytes, guarded, infoJson, toBytes } from "./glue.js";
+import { Slot } from "./slot.js";
 
 /** The `env` export of a plugin module. */
 export function contract(plugin) {
   const classes = registered(plugin);
-  setLogSink((level, message) => hostLog.log(level, message));
-  // The host's randomness: seeded per instance by the host, so unseeded episodes replay too.
-  setEntropy(() => {
-    const value = hostRandom.getRandomU64();
-    return typeof value === "bigint" ? Number(value & 0x1fffffffffffffn) : value % 2 ** 53;
-  });
+  if (classes.size === 0) {
+    throw new Error(
+      "plugin.js exports no Env subclass with specs " +
+        '(a multi-agent plugin needs {"kind": "multiagent"} in geode.json)',
+    );
+  }
+  connectHost();
 
   class Instance {
     constructor(slot) {

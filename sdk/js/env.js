@@ -45,11 +45,11 @@ export class Env {
   }
 }
 
-/** The env classes a plugin module exports, by id. */
-export function registered(plugin) {
+/** The env classes deriving from `base` (default `Env`) a plugin module exports, by id. */
+export function registered(plugin, base = Env) {
   const byId = new Map();
   for (const cls of Object.values(plugin)) {
-    if (typeof cls !== "function" || !(cls.prototype instanceof Env)) continue;
+    if (typeof cls !== "function" || !(cls.prototype instanceof base)) continue;
     for (const spec of cls.specs) {
       if (byId.has(spec.id)) throw new Error(`id \`${spec.id}\` is provided twice`);
       byId.set(spec.id, { spec, cls });

@@ -20,11 +20,17 @@
  *
  * Everything random must come from the `rng` handed to `reset` and `step`: the same seed then
  * replays the same episode, which the host relies on.
+ *
+ * Multi-agent envs extend `MultiAgentEnv` instead (see `multiagent.js`), in a project whose
+ * `geode.json` says `{"kind": "multiagent"}`.
  */
 
+export { Agents } from "./agents.js";
 export { Config } from "./config.js";
 export { Env, Spec } from "./env.js";
 export { BadConfig, BadState, GeodeError, Internal, InvalidState, UnknownId } from "./errors.js";
 export { log } from "./log.js";
+export { MultiAgentEnv, Session } from "./multiagent.js";
 export { Reset, Step } from "./results.js";
 export { Rng } from "./rng.js";
+export { AgentSelector, PARALLEL, SEQUENTIAL } from "./selector.js";

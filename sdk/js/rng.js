@@ -73,6 +73,29 @@ export class Rng {
   }
 }
 
+/** A seed for a generator nobody seeded: from `entropy`, which the glue points at the host's
+ * (virtualized, replayable) randomness. */
+let entropy = () => Math.floor(Math.random() * 0x100000000);
+
+/** Sets the source of unseeded generators' seeds (called by the contract glue). */
+export function setEntropy(fn) {
+  entropy = fn;
+}
+
+/** A generator seeded from the entropy source. */
+export function unseeded() {
+  return new Rng(entropy());
+}
+
+/** The generator for a reset with `seed`: `rng` reseeded (a new one when null), or with no seed
+ * `rng` going on (a new one from the entropy source when null). */
+export function prepared(rng, seed) {
+  if (seed === null || seed === undefined) return rng ?? unseeded();
+  const out = rng ?? new Rng(0);
+  out.seed(Number(seed));
+  return out;
+}
+
 function rotl(x, k) {
   return (x << k) | (x >>> (32 - k));
 }

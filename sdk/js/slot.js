@@ -4,16 +4,7 @@
 import { Config } from "./config.js";
 import { BadState, InvalidState, UnknownId } from "./errors.js";
 import { Reset, Step } from "./results.js";
-import { Rng } from "./rng.js";
-
-/** A seed for a generator nobody seeded: from `entropy`, which the glue points at the host's
- * (virtualized, replayable) randomness. */
-let entropy = () => Math.floor(Math.random() * 0x100000000);
-
-/** Sets the source of unseeded generators' seeds (called by the contract glue). */
-export function setEntropy(fn) {
-  entropy = fn;
-}
+import { Rng, prepared, unseeded } from "./rng.js";
 
 export class Slot {
   /** An env of `id` from `classes` (see `registered`), made from `config` (a plain object). */
@@ -26,19 +17,13 @@ export class Slot {
   }
 
   generator() {
-    if (this.rng === null) this.rng = new Rng(entropy());
+    if (this.rng === null) this.rng = unseeded();
     return this.rng;
   }
 
   /** A seed reseeds the generator; `null` goes on with it. */
   reset(seed) {
-    let rng;
-    if (seed === null || seed === undefined) {
-      rng = this.generator();
-    } else {
-      rng = this.rng ??= new Rng(0);
-      rng.seed(Number(seed));
-    }
+    const rng = (this.rng = prepared(this.rng, seed));
     let out = this.env.reset(rng);
     if (typeof out === "string") out = new Reset(out);
     this.started = true;

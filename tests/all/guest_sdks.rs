@@ -1,15 +1,18 @@
 //! Plugins in Python, JavaScript and C (and Rust, from `geode new`), built by the `geode build`
 //! code from this repo's SDKs: projects made by `geode new` build and pass the conformance
 //! suite and their scripted episodes; the examples replay exactly per seed; hostile guests in
-//! each language end in typed errors and leave the host working.
+//! each language end in typed errors and leave the host working. Multi-agent projects
+//! (`geode new --kind multiagent`) build in every language, load as multi-agent plugins, take
+//! turns, replay per seed and see bad actions refused and a raising guest trapped.
 //!
 //! Toolchains are installed once into `target/geode-toolchains`; built components are cached by
 //! their stamps, so only the fresh `geode new` projects are rebuilt on every run.
 
 use geode_cli::episodes;
-use geode_cli::guest_build::{self, Language, toolchains::Toolchains};
+use geode_cli::guest_build::{self, Language, manifest::Kind, toolchains::Toolchains};
 use geode_runtime::conformance::{CheckOptions, check_env};
-use geode_runtime::{Env, Error, Limits, PluginKind, Registry, Runtime};
+use geode_runtime::multiagent::AgentOutput;
+use geode_runtime::{Env, Error, Limits, MultiAgentEnv, PluginKind, Registry, Runtime};
 use geode_tests::runtime;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -19,13 +22,18 @@ fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// Builds the project in `dir`. Builds run one at a time: each one uses both cores.
-fn build(dir: &Path) -> PathBuf {
+/// Builds the project in `dir`, or says why not. Builds run one at a time: each one uses both
+/// cores.
+fn try_build(dir: &Path) -> anyhow::Result<PathBuf> {
     static BUILDS: Mutex<()> = Mutex::new(());
     let _one = BUILDS.lock().unwrap_or_else(|p| p.into_inner());
     let tools = Toolchains::at(&workspace().join("target/geode-toolchains")).unwrap();
     guest_build::build_with(dir, false, &tools)
-        .unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
+}
+
+/// Builds the project in `dir`.
+fn build(dir: &Path) -> PathBuf {
+    try_build(dir).unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
 }
 
 /// A registry holding only the component of the project in `dir`.
@@ -55,7 +63,7 @@ fn conforms(registry: &Registry, dir: &Path) {
     );
     for (file, episode) in &scripted {
         if let Err(why) = episodes::play(registry, episode) {
-            panic!("{} ({}): {why}", episode.name, file.display());
+            panic!("{} ({}): {why}", episode.name(), file.display());
         }
     }
 }
@@ -65,7 +73,7 @@ fn new_projects_build_and_pass_in_every_language() {
     let root = workspace().join(format!("target/tmp/guest-sdks-{}", std::process::id()));
     for language in Language::ALL {
         let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
-        geode_cli::new::create(&dir, language).unwrap();
+        geode_cli::new::create(&dir, language, Kind::Env).unwrap();
         let registry = load(&dir);
         conforms(&registry, &dir);
         let ids: Vec<&str> = registry.ids().collect();
@@ -173,4 +181,202 @@ fn hostile_guests_in_every_language_end_in_typed_errors() {
     registry.add_file(&build(&example("c"))).unwrap();
     let mut env = registry.make("example:TicTacToe-v0", json!({})).unwrap();
     env.reset(Some(0)).unwrap();
+}
+
+/// Where the hostile line goes in each language's `geode new --kind multiagent` project (the
+/// start of the step's move parsing), and the line: the action `boom` raises (panics, aborts).
+fn hostile_multiagent(language: Language) -> (&'static str, &'static str, &'static str) {
+    match language {
+        Language::Rust => (
+            "src/lib.rs",
+            "        match last_boxed(action) {\n",
+            "        assert!(action != \"boom\", \"boom on purpose\");\n",
+        ),
+        Language::Python => (
+            "plugin.py",
+            "        move = last_boxed(action)\n",
+            "        if action == \"boom\":\n            raise RuntimeError(\"boom on purpose\")\n",
+        ),
+        Language::Js => (
+            "plugin.js",
+            "    const move = lastBoxed(action);\n",
+            "    if (action === \"boom\") throw new Error(\"boom on purpose\");\n",
+        ),
+        Language::C => (
+            "plugin.c",
+            "    char move[8];\n",
+            "    if (!strcmp(actions[0].action, \"boom\")) geode_panic(\"boom on purpose\");\n",
+        ),
+    }
+}
+
+fn acts(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+fn rewards(out: &[AgentOutput]) -> Vec<f64> {
+    out.iter().map(|o| o.reward).collect()
+}
+
+/// One episode of a multi-agent env from `seed`, each agent playing the env's random actions.
+fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> {
+    let mut lines: Vec<String> = env
+        .reset(Some(seed))
+        .unwrap()
+        .into_iter()
+        .map(|o| o.observation)
+        .collect();
+    for _ in 0..40 {
+        let Some(agent) = env.active_agents().first().cloned() else {
+            break;
+        };
+        let action = env.sample_random_action(&agent).unwrap();
+        for o in env.step(&[(agent.clone(), action.clone())]).unwrap() {
+            lines.push(format!(
+                "{agent} {action} -> {} {}",
+                o.observation, o.reward
+            ));
+        }
+    }
+    lines
+}
+
+#[test]
+fn new_multiagent_projects_build_and_play_in_every_language() {
+    // Named unlike the single-agent projects (`x`): Rust plugins share one cargo target
+    // directory, where two crates of one name would overwrite each other's component.
+    let root = workspace().join(format!("target/tmp/guest-sdks-ma-{}", std::process::id()));
+    let limits = Limits::default();
+    for language in Language::ALL {
+        let dir = root.join(format!("{language:?}").to_lowercase()).join("ma");
+        geode_cli::new::create(&dir, language, Kind::MultiAgent).unwrap();
+        let (file, anchor, line) = hostile_multiagent(language);
+        let source = std::fs::read_to_string(dir.join(file)).unwrap();
+        assert!(
+            source.contains(anchor),
+            "{language:?}: the template changed"
+        );
+        let source = source.replacen(anchor, &format!("{line}{anchor}"), 1);
+        std::fs::write(dir.join(file), source).unwrap();
+        let registry = load(&dir);
+        let ids: Vec<&str> = registry.ids_of(PluginKind::MultiAgent).collect();
+        assert!(
+            ids.contains(&"ma:Race-v0") && ids.contains(&"ma:Race-v0-long"),
+            "{language:?}: {ids:?}"
+        );
+        let make = |id: &str| registry.make_multiagent(id, &json!({}), &limits).unwrap();
+        let scripted = episodes::scripted(&dir).unwrap();
+        assert!(
+            scripted.len() >= 5,
+            "{language:?}: {} scripts",
+            scripted.len()
+        );
+        for (file, episode) in &scripted {
+            if let Err(why) = episodes::play(&registry, episode) {
+                panic!(
+                    "{language:?} {} ({}): {why}",
+                    episode.name(),
+                    file.display()
+                );
+            }
+        }
+
+        // Seeded episodes replay, and seeds give different games.
+        let mut env = make("ma:Race-v0");
+        let first: Vec<_> = (0..12)
+            .map(|s| multiagent_transcript(&mut *env, s))
+            .collect();
+        let again: Vec<_> = (0..12)
+            .map(|s| multiagent_transcript(&mut *env, s))
+            .collect();
+        assert_eq!(first, again, "{language:?}: a seed gave two episodes");
+        let distinct: std::collections::HashSet<_> = first.iter().collect();
+        assert!(
+            distinct.len() >= 6,
+            "{language:?}: {} distinct",
+            distinct.len()
+        );
+
+        // Sequential turns; the host refuses unknown and inactive agents before the guest.
+        let out = env.reset(Some(5)).unwrap();
+        assert_eq!(out.len(), 2, "{language:?}");
+        assert_eq!(env.possible_agents(), ["player_0", "player_1"]);
+        assert_eq!(env.active_agents(), ["player_0"], "{language:?}");
+        assert!(
+            out[0].observation.contains("Your turn"),
+            "{language:?}: {out:?}"
+        );
+        env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap();
+        assert_eq!(env.active_agents(), ["player_1"], "{language:?}");
+        for (bad, words) in [
+            (acts(&[("nobody", "\\boxed{1}")]), "unknown agent `nobody`"),
+            (acts(&[("player_0", "\\boxed{1}")]), "is not active"),
+        ] {
+            let err = env.step(&bad).unwrap_err();
+            assert!(
+                matches!(err, Error::InvalidArgument(_)) && err.to_string().contains(words),
+                "{language:?}: {err}"
+            );
+        }
+        // Messages reach their receiver's observation; a broadcast reaches every other agent.
+        env.send_message("player_1", "player_0", "hello").unwrap();
+        let seen = |env: &mut Box<dyn MultiAgentEnv>, agent: &str| env.observe(agent).unwrap();
+        assert!(seen(&mut env, "player_0").contains("player_1 says: hello"));
+        env.broadcast_message("player_0", "hi all").unwrap();
+        assert!(seen(&mut env, "player_1").contains("player_0 says: hi all"));
+        assert!(!seen(&mut env, "player_0").contains("hi all"));
+        // The roster changes from outside: agents come and go, the turn stays.
+        env.add_agent("referee").unwrap();
+        assert_eq!(env.agents(), ["player_0", "player_1", "referee"]);
+        env.remove_agent("referee").unwrap();
+        assert_eq!(env.agents(), ["player_0", "player_1"], "{language:?}");
+        assert_eq!(env.active_agents(), ["player_1"], "{language:?}");
+        // An illegal move forfeits: both agents end with opposite rewards and leave.
+        let out = env.step(&acts(&[("player_1", "pass")])).unwrap();
+        assert_eq!(rewards(&out), [1.0, -1.0], "{language:?}: {out:?}");
+        assert!(out.iter().all(|o| o.terminated), "{language:?}");
+        assert!(env.agents().is_empty() && env.active_agents().is_empty());
+        let err = env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidState { .. }),
+            "{language:?}: {err}"
+        );
+
+        // A guest that raises is a trap of its own env; a sibling goes on, and the trapped env
+        // starts over on reset.
+        let mut sibling = make("ma:Race-v0");
+        sibling.reset(Some(2)).unwrap();
+        env.reset(Some(1)).unwrap();
+        let err = env.step(&acts(&[("player_0", "boom")])).unwrap_err();
+        assert!(
+            matches!(&err, Error::GuestTrap { message, .. } if message.contains("boom on purpose")),
+            "{language:?}: {err}"
+        );
+        sibling.step(&acts(&[("player_0", "\\boxed{3}")])).unwrap();
+        // Snapshots hold the roster and the turn.
+        let snapshot = sibling.get_state().unwrap();
+        sibling.step(&acts(&[("player_1", "\\boxed{1}")])).unwrap();
+        sibling.set_state(&snapshot).unwrap();
+        assert_eq!(sibling.active_agents(), ["player_1"], "{language:?}");
+        let out = sibling.step(&acts(&[("player_1", "\\boxed{1}")])).unwrap();
+        assert!(
+            out[1].observation.contains("Waiting for player_0"),
+            "{language:?}: {out:?}"
+        );
+        env.reset(Some(1)).unwrap();
+        env.step(&acts(&[("player_0", "\\boxed{2}")])).unwrap();
+    }
+    // geode.json and the code must agree: a single-agent crate declared multi-agent fails.
+    let wrong = root.join("wrong");
+    geode_cli::new::create(&wrong, Language::Rust, Kind::Env).unwrap();
+    std::fs::write(
+        wrong.join(guest_build::manifest::FILE),
+        Kind::MultiAgent.manifest(),
+    )
+    .unwrap();
+    let error = format!("{:#}", try_build(&wrong).unwrap_err());
+    assert!(error.contains("the kind is `multiagent`"), "{error}");
+    std::fs::remove_dir_all(&root).ok();
 }

@@ -12,8 +12,12 @@
 //!              "observation_contains": "flipped", "info": {"round": 1}}]}]
 //! ```
 //!
-//! Seeds make episodes exact, so a script can pin every rule and reward of an env.
+//! Seeds make episodes exact, so a script can pin every rule and reward of an env. A project
+//! whose `geode.json` says `{"kind": "multiagent"}` scripts multi-agent episodes instead
+//! ([`crate::multiagent_episodes`]).
 
+use crate::guest_build::manifest::{self, Kind};
+use crate::multiagent_episodes::MultiAgentEpisode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use geode_runtime::{Env, Limits, Registry, Runtime};
@@ -106,7 +110,34 @@ impl Expect {
         Ok(())
     }
 
-    fn check<T>(
+    /// Checks one outcome (observation, reward, flags, info) against the expectations.
+    pub(crate) fn check_outcome(
+        &self,
+        observation: &str,
+        reward: f64,
+        terminated: bool,
+        truncated: bool,
+        info: &Map<String, Value>,
+    ) -> Result<(), String> {
+        if let Some(want) = self.reward
+            && (reward - want).abs() > 1e-9
+        {
+            return Err(format!("reward {reward}, expected {want}"));
+        }
+        if let Some(want) = self.terminated
+            && terminated != want
+        {
+            return Err(format!("terminated {terminated}, expected {want}"));
+        }
+        if let Some(want) = self.truncated
+            && truncated != want
+        {
+            return Err(format!("truncated {truncated}, expected {want}"));
+        }
+        self.check_text(observation, info)
+    }
+
+    pub(crate) fn check<T>(
         &self,
         outcome: geode_runtime::Result<T>,
         fields: impl FnOnce(&T) -> Result<(), String>,
@@ -120,8 +151,33 @@ impl Expect {
     }
 }
 
-/// Plays `episode` on an env made from `registry`; `Err` says which call differed and how.
-pub fn play(registry: &Registry, episode: &Episode) -> Result<(), String> {
+/// A scripted episode of either kind of env.
+pub enum Script {
+    /// A single-agent episode.
+    Env(Episode),
+    /// A multi-agent episode.
+    MultiAgent(MultiAgentEpisode),
+}
+
+impl Script {
+    /// What the episode shows, for the report.
+    pub fn name(&self) -> &str {
+        match self {
+            Script::Env(e) => &e.name,
+            Script::MultiAgent(e) => &e.name,
+        }
+    }
+}
+
+/// Plays `script` on an env made from `registry`; `Err` says which call differed and how.
+pub fn play(registry: &Registry, script: &Script) -> Result<(), String> {
+    match script {
+        Script::Env(episode) => play_env(registry, episode),
+        Script::MultiAgent(episode) => crate::multiagent_episodes::play(registry, episode),
+    }
+}
+
+fn play_env(registry: &Registry, episode: &Episode) -> Result<(), String> {
     let overrides = Value::Object(episode.config.clone());
     let made = registry.make_component(&episode.id, &overrides, &Limits::default());
     let mut env = match (made, &episode.reset.error) {
@@ -141,30 +197,23 @@ pub fn play(registry: &Registry, episode: &Episode) -> Result<(), String> {
         let outcome = env.step(&step.action);
         expect
             .check(outcome, |s| {
-                if let Some(want) = expect.reward
-                    && (s.reward - want).abs() > 1e-9
-                {
-                    return Err(format!("reward {}, expected {want}", s.reward));
-                }
-                if let Some(want) = expect.terminated
-                    && s.terminated != want
-                {
-                    return Err(format!("terminated {}, expected {want}", s.terminated));
-                }
-                if let Some(want) = expect.truncated
-                    && s.truncated != want
-                {
-                    return Err(format!("truncated {}, expected {want}", s.truncated));
-                }
-                expect.check_text(&s.observation, &s.info.to_map())
+                expect.check_outcome(
+                    &s.observation,
+                    s.reward,
+                    s.terminated,
+                    s.truncated,
+                    &s.info.to_map(),
+                )
             })
             .map_err(|e| format!("step {} ({:?}): {e}", n + 1, step.action))?;
     }
     Ok(())
 }
 
-/// The episodes of every `tests/*.json` file of a project, with the file each came from.
-pub fn scripted(dir: &Path) -> Result<Vec<(PathBuf, Episode)>> {
+/// The episodes of every `tests/*.json` file of a project, with the file each came from: of
+/// the kind the project's `geode.json` declares.
+pub fn scripted(dir: &Path) -> Result<Vec<(PathBuf, Script)>> {
+    let kind = manifest::kind(dir)?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("tests"))
         .map(|entries| entries.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
@@ -173,8 +222,19 @@ pub fn scripted(dir: &Path) -> Result<Vec<(PathBuf, Episode)>> {
     let mut episodes = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file)?;
-        let list: Vec<Episode> =
-            serde_json::from_str(&text).with_context(|| format!("reading {}", file.display()))?;
+        let read = || format!("reading {}", file.display());
+        let list: Vec<Script> = match kind {
+            Kind::Env => serde_json::from_str::<Vec<Episode>>(&text)
+                .with_context(read)?
+                .into_iter()
+                .map(Script::Env)
+                .collect(),
+            Kind::MultiAgent => serde_json::from_str::<Vec<MultiAgentEpisode>>(&text)
+                .with_context(read)?
+                .into_iter()
+                .map(Script::MultiAgent)
+                .collect(),
+        };
         episodes.extend(list.into_iter().map(|e| (file.clone(), e)));
     }
     Ok(episodes)
@@ -195,10 +255,10 @@ pub fn run(args: &TestArgs) -> Result<()> {
     let mut failed = 0;
     for (file, episode) in &episodes {
         match play(&registry, episode) {
-            Ok(()) => println!("ok    {}", episode.name),
+            Ok(()) => println!("ok    {}", episode.name()),
             Err(why) => {
                 failed += 1;
-                println!("FAIL  {} ({}): {why}", episode.name, file.display());
+                println!("FAIL  {} ({}): {why}", episode.name(), file.display());
             }
         }
     }

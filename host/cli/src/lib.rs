@@ -4,4 +4,5 @@
 
 pub mod episodes;
 pub mod guest_build;
+pub mod multiagent_episodes;
 pub mod new;

@@ -1,6 +1,9 @@
 //! `geode new --lang L NAME`: a plugin project to start from, in any supported language: one
-//! env (Parity, two ids), scripted episodes in `tests/`, a README. `geode build NAME` builds it.
+//! env (Parity, two ids), scripted episodes in `tests/`, a README. With `--kind multiagent`: a
+//! two-player game (Race, two ids) and a `geode.json` saying the kind. `geode build NAME`
+//! builds it.
 
+use crate::guest_build::manifest::{self, Kind};
 use crate::guest_build::{Language, identifier};
 use anyhow::{Result, bail};
 use clap::Args;
@@ -12,12 +15,15 @@ pub struct NewArgs {
     /// The plugin's language.
     #[arg(long, value_enum)]
     lang: Language,
+    /// What the plugin provides: single-agent envs, or multi-agent envs.
+    #[arg(long, value_enum, default_value = "env")]
+    kind: Kind,
     /// The project directory to create; its name is the plugin's name and id prefix.
     #[arg(value_name = "NAME")]
     dir: PathBuf,
 }
 
-/// Files every project gets, whatever its language.
+/// Files every single-agent project gets, whatever its language.
 const COMMON: &[(&str, &str)] = &[
     ("README.md", include_str!("templates/README.md")),
     (
@@ -26,6 +32,44 @@ const COMMON: &[(&str, &str)] = &[
     ),
     (".gitignore", include_str!("templates/gitignore")),
 ];
+
+/// Files every multi-agent project gets, whatever its language (besides its `geode.json`).
+const COMMON_MULTIAGENT: &[(&str, &str)] = &[
+    ("README.md", include_str!("templates/multiagent/README.md")),
+    (
+        "tests/episodes.json",
+        include_str!("templates/multiagent/episodes.json"),
+    ),
+    (".gitignore", include_str!("templates/gitignore")),
+];
+
+/// The language's own files for a multi-agent project.
+fn multiagent_files(language: Language) -> &'static [(&'static str, &'static str)] {
+    match language {
+        Language::Rust => &[
+            ("Cargo.toml", include_str!("templates/rust/Cargo.toml")),
+            (
+                "src/lib.rs",
+                include_str!("templates/multiagent/rust/lib.rs"),
+            ),
+        ],
+        Language::Python => &[
+            (
+                "plugin.py",
+                include_str!("templates/multiagent/python/plugin.py"),
+            ),
+            (
+                "requirements.txt",
+                include_str!("templates/python/requirements.txt"),
+            ),
+        ],
+        Language::Js => &[(
+            "plugin.js",
+            include_str!("templates/multiagent/js/plugin.js"),
+        )],
+        Language::C => &[("plugin.c", include_str!("templates/multiagent/c/plugin.c"))],
+    }
+}
 
 /// The language's own files.
 fn files(language: Language) -> &'static [(&'static str, &'static str)] {
@@ -48,18 +92,19 @@ fn files(language: Language) -> &'static [(&'static str, &'static str)] {
 
 /// `geode new`: writes the project, refusing to overwrite anything.
 pub fn run(args: &NewArgs) -> Result<()> {
-    create(&args.dir, args.lang)?;
+    create(&args.dir, args.lang, args.kind)?;
     println!(
-        "created {} ({:?}); next: geode build {}",
+        "created {} ({:?}, {:?}); next: geode build {}",
         args.dir.display(),
         args.lang,
+        args.kind,
         args.dir.display()
     );
     Ok(())
 }
 
-/// Creates a `language` project in `dir` (which must not exist or be empty).
-pub fn create(dir: &Path, language: Language) -> Result<()> {
+/// Creates a `language` project of `kind` in `dir` (which must not exist or be empty).
+pub fn create(dir: &Path, language: Language, kind: Kind) -> Result<()> {
     if dir.exists() && std::fs::read_dir(dir)?.next().is_some() {
         bail!("{} already exists and is not empty", dir.display());
     }
@@ -75,12 +120,20 @@ pub fn create(dir: &Path, language: Language) -> Result<()> {
         Language::Js => "JavaScript",
         Language::C => "C",
     };
-    let entry = files(language)
+    let (common, own) = match kind {
+        Kind::Env => (COMMON, files(language)),
+        Kind::MultiAgent => (COMMON_MULTIAGENT, multiagent_files(language)),
+    };
+    let entry = own
         .iter()
         .map(|(path, _)| *path)
         .find(|p| !p.ends_with(".toml") && !p.ends_with(".txt"))
         .unwrap_or("");
-    for (path, text) in COMMON.iter().chain(files(language)) {
+    if kind != Kind::Env {
+        std::fs::create_dir_all(dir)?;
+        std::fs::write(dir.join(manifest::FILE), kind.manifest())?;
+    }
+    for (path, text) in common.iter().chain(own) {
         let text = text
             .replace("{{name}}", &name)
             .replace("{{language}}", language_name)

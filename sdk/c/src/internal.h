@@ -25,4 +25,28 @@ const char *geode_failure_message(void);
 geode_config *config_parse(const char *json, size_t len);
 void config_free(geode_config *config);
 
+/* Multi-agent rosters (agents.c), driven by the multi-agent glue. */
+struct geode_agents;
+/* A roster of `count` possible agents (none live until agents_restart); NULL and a
+ * GEODE_INTERNAL failure when a name is too long or there are too many. */
+struct geode_agents *agents_new(const char *const *possible, size_t count, bool parallel);
+void agents_free(struct geode_agents *agents);
+/* Every possible agent live, the first one's turn, no messages, totals at 0. */
+void agents_restart(struct geode_agents *agents);
+/* Clears every live agent's outcome before a step. */
+void agents_clear_outcomes(struct geode_agents *agents);
+/* `agent`'s outcome of this call (reward, flags, info entries without braces), its reward added
+ * to its total; the flags stay for agents_finish_step. `info` stays valid until the next call. */
+void agents_take_outcome(struct geode_agents *agents, const char *agent, double *reward,
+                         bool *terminated, bool *truncated, const geode_buffer **info);
+/* Removes every agent that terminated or was truncated, then passes the turn on. */
+void agents_finish_step(struct geode_agents *agents);
+/* The possible agents. */
+size_t agents_possible_count(const struct geode_agents *agents);
+const char *agents_possible(const struct geode_agents *agents, size_t index);
+/* Appends a snapshot of the roster to `out`; restores one, returning the bytes read (0 when
+ * it does not decode). */
+void agents_encode(const struct geode_agents *agents, geode_buffer *out);
+size_t agents_decode(struct geode_agents *agents, const char *bytes, size_t len);
+
 #endif

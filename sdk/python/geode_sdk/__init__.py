@@ -24,16 +24,27 @@ component implementing geode's contract. You never see WIT or bindings::
 
 Everything random must come from the ``rng`` handed to ``reset`` and ``step``: the same seed
 then replays the same episode, which the host relies on.
+
+Multi-agent envs subclass :class:`MultiAgentEnv` instead (see :mod:`geode_sdk.multiagent`), in
+a project whose ``geode.json`` says ``{"kind": "multiagent"}``.
 """
 
+from .agents import Agents, Message
 from .config import Config
 from .env import Env, Spec, registered
 from .errors import BadConfig, BadState, GeodeError, Internal, InvalidState, UnknownId
 from .log import log
+from .multiagent import AgentTurn, MultiAgentEnv, Session
 from .results import Reset, Step
 from .rng import Rng
+from .selector import PARALLEL, SEQUENTIAL, AgentSelector
 
 __all__ = [
+    "PARALLEL",
+    "SEQUENTIAL",
+    "AgentSelector",
+    "AgentTurn",
+    "Agents",
     "BadConfig",
     "BadState",
     "Config",
@@ -41,8 +52,11 @@ __all__ = [
     "GeodeError",
     "Internal",
     "InvalidState",
+    "Message",
+    "MultiAgentEnv",
     "Reset",
     "Rng",
+    "Session",
     "Spec",
     "Step",
     "UnknownId",

@@ -6,43 +6,20 @@ any other exception ends the instance, so the host reports a guest trap with the
 its traceback."""
 
 import json
-import os
-import sys
-import traceback
 
-from componentize_py_types import Err
 from wit_world import exports
 from wit_world.imports import types
 
 from .env import registered
-from .errors import GeodeError
+from .guard import guarded as _guarded
 from .slot import Slot, info_json
 
-_ERRORS = {
-    "bad-config": types.EnvError_BadConfig,
-    "unknown-id": types.EnvError_UnknownId,
-    "invalid-state": types.EnvError_InvalidState,
-    "bad-state": types.EnvError_BadState,
-    "internal": types.EnvError_Internal,
-}
 
-
-def _refused(error):
-    return Err(_ERRORS[error.kind](str(error)))
-
-
-def _guarded(call):
-    """Runs ``call``: a refusal becomes the contract's error; any other exception is a bug,
-    reported as a trap whose message is the end of its traceback (printed to stderr, which
-    the host reads, before the instance exits)."""
-    try:
-        return call()
-    except GeodeError as error:
-        raise _refused(error) from None
-    except BaseException:  # noqa: BLE001 - every other exception ends the instance
-        traceback.print_exc()
-        sys.stderr.flush()
-        os._exit(70)
+if not registered():
+    raise ImportError(
+        "plugin.py defines no Env subclass with specs (a multi-agent plugin needs "
+        '{"kind": "multiagent"} in geode.json)'
+    )
 
 
 class Instance:

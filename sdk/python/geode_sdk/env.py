@@ -32,8 +32,7 @@ class Env:
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if cls.__dict__.get("specs"):
-            _REGISTERED.append(cls)
+        register(cls)
 
     def __init__(self, id, config):
         """Builds the env for ``id`` from its configuration (a :class:`Config`)."""
@@ -52,10 +51,21 @@ class Env:
         raise InvalidState(f"{type(self).__name__} does not sample random actions")
 
 
-def registered():
-    """Every env class of the plugin, by id (each id once)."""
+def register(cls):
+    """Makes ``cls`` part of the plugin when it lists ids in its own ``specs`` (called by the
+    base classes' ``__init_subclass__``)."""
+    if cls.__dict__.get("specs"):
+        _REGISTERED.append(cls)
+
+
+def registered(base=None):
+    """Every env class of the plugin deriving from ``base`` (default :class:`Env`), by id
+    (each id once)."""
+    base = Env if base is None else base
     by_id = {}
     for cls in _REGISTERED:
+        if not issubclass(cls, base):
+            continue
         for spec in cls.specs:
             if spec.id in by_id:
                 raise ValueError(f"id `{spec.id}` is provided twice")

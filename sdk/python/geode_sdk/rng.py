@@ -1,5 +1,6 @@
 """The env's random number generator, owned by the SDK and prepared before every reset."""
 
+import os
 import random
 
 
@@ -11,3 +12,21 @@ class Rng(random.Random):
     def below(self, n):
         """A uniform integer in ``[0, n)``."""
         return self.randrange(n)
+
+
+def entropy_seed():
+    """A seed for a generator nobody seeded. In a component, WASI randomness is virtualized and
+    seeded by the host, so this replays too."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def prepared(rng, seed):
+    """The generator for a reset with ``seed``: ``rng`` reseeded like ``random.seed(seed)``
+    (a new one when ``rng`` is None), or, with no seed, ``rng`` going on (a new one seeded
+    from :func:`entropy_seed` when None)."""
+    if seed is None:
+        return rng if rng is not None else Rng(entropy_seed())
+    if rng is None:
+        return Rng(seed)
+    rng.seed(seed)
+    return rng

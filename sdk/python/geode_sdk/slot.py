@@ -2,19 +2,13 @@
 episode started. The contract glue and the native test helpers both drive envs through it."""
 
 import json
-import os
 import pickle
 
 from .config import Config
 from .env import registered
 from .errors import BadState, InvalidState, UnknownId
 from .results import Reset, Step
-from .rng import Rng
-
-
-def _entropy_seed():
-    # In a component, WASI randomness is virtualized and seeded by the host: this replays too.
-    return int.from_bytes(os.urandom(8), "little")
+from .rng import Rng, entropy_seed, prepared
 
 
 class Slot:
@@ -31,18 +25,12 @@ class Slot:
 
     def _rng(self):
         if self.rng is None:
-            self.rng = Rng(_entropy_seed())
+            self.rng = Rng(entropy_seed())
         return self.rng
 
     def reset(self, seed=None):
         """A seed reseeds the generator like ``random.seed(seed)``; ``None`` goes on with it."""
-        if seed is None:
-            rng = self._rng()
-        elif self.rng is None:
-            rng = self.rng = Rng(seed)
-        else:
-            rng = self.rng
-            rng.seed(seed)
+        rng = self.rng = prepared(self.rng, seed)
         out = self.env.reset(rng)
         if isinstance(out, str):
             out = Reset(out)

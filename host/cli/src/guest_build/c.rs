@@ -1,5 +1,6 @@
-//! C plugins: `plugin.c` and every other `.c` file of the project, compiled with `sdk/c` and
-//! the contract's generated bindings by `zig cc` (clang with wasi-libc) for `wasm32-wasi`, then
+//! C plugins: `plugin.c` and every other `.c` file of the project, compiled with `sdk/c` (its
+//! shared sources and the glue of the project's kind, `src/glue/<export>.c`) and the contract's
+//! generated bindings by `zig cc` (clang with wasi-libc) for `wasm32-wasi`, then
 //! adapted to a component.
 
 use super::toolchains::{Toolchains, run};
@@ -11,12 +12,16 @@ use std::path::{Path, PathBuf};
 pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     let mut zig = tools.zig()?;
     let stage = project.stage("c")?;
-    componentize::c_bindings(&stage)?;
+    componentize::c_bindings(&stage, project.kind)?;
     let sdk = sources::sdk("c")?;
     let module = stage.join("module.wasm");
     let mut sources = c_files(&project.dir)?;
     sources.extend(c_files(&sdk.join("src"))?);
-    sources.push(stage.join("env_plugin.c"));
+    sources.push(
+        sdk.join("src/glue")
+            .join(format!("{}.c", project.kind.export())),
+    );
+    sources.push(stage.join(format!("{}.c", componentize::c_stem(project.kind))));
     run(zig
         .args([
             "cc",
@@ -39,7 +44,7 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
         .arg("-o")
         .arg(&module))?;
     let module = std::fs::read(&module).context("reading the compiled module")?;
-    std::fs::write(out, componentize::component(&module)?)?;
+    std::fs::write(out, componentize::component(&module, project.kind)?)?;
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! bindings, and the step that turns the linked module into a component (the world's type
 //! embedded, preview-1 calls adapted to WASI 0.2 by the adapter wasmtime ships).
 
-use super::sources;
+use super::{Kind, sources};
 use anyhow::{Context, Result};
 use std::path::Path;
 use wasi_preview1_component_adapter_provider::{
@@ -11,21 +11,23 @@ use wasi_preview1_component_adapter_provider::{
 use wit_component::{ComponentEncoder, StringEncoding};
 use wit_parser::{Resolve, WorldId};
 
-/// The world an env plugin in these languages targets (`env` alone, no `batch`).
-pub const WORLD: &str = "env-plugin";
-
-/// The contract, parsed, with the env plugin world.
-fn contract() -> Result<(Resolve, WorldId)> {
+/// The contract, parsed, with the world of plugins of `kind`.
+fn contract(kind: Kind) -> Result<(Resolve, WorldId)> {
     let mut resolve = Resolve::default();
     let (package, _) = resolve.push_dir(sources::wit()?)?;
-    let world = resolve.select_world(&[package], Some(WORLD))?;
+    let world = resolve.select_world(&[package], Some(kind.world()))?;
     Ok((resolve, world))
 }
 
-/// Writes wit-bindgen's C bindings of the env plugin world (`env_plugin.h`, `env_plugin.c`)
-/// into `dir`.
-pub fn c_bindings(dir: &Path) -> Result<()> {
-    let (mut resolve, world) = contract()?;
+/// The stem of the C bindings' files for `kind` (`env_plugin`, `multiagent_plugin`).
+pub fn c_stem(kind: Kind) -> String {
+    kind.world().replace('-', "_")
+}
+
+/// Writes wit-bindgen's C bindings of the world of `kind` (`<stem>.h`, `<stem>.c`, see
+/// [`c_stem`]) into `dir`.
+pub fn c_bindings(dir: &Path, kind: Kind) -> Result<()> {
+    let (mut resolve, world) = contract(kind)?;
     let options = wit_bindgen_c::Opts {
         // The world's type is embedded by `component` below, not by a linked object file.
         no_object_file: true,
@@ -42,9 +44,9 @@ pub fn c_bindings(dir: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The component of a linked preview-1 reactor module that implements the env plugin world.
-pub fn component(module: &[u8]) -> Result<Vec<u8>> {
-    let (resolve, world) = contract()?;
+/// The component of a linked preview-1 reactor module that implements the world of `kind`.
+pub fn component(module: &[u8], kind: Kind) -> Result<Vec<u8>> {
+    let (resolve, world) = contract(kind)?;
     let mut module = module.to_vec();
     wit_component::embed_component_metadata(&mut module, &resolve, world, StringEncoding::UTF8)?;
     ComponentEncoder::default()

@@ -1,7 +1,8 @@
 //! `geode build DIR`: turns a plugin project in any supported language into a component.
 //!
 //! The language is read off the project's entry file (`Cargo.toml`, `plugin.py`, `plugin.js`,
-//! `plugin.c`). Each language module installs what it needs into the toolchain cache
+//! `plugin.c`); the kind of plugin (and so the WIT world) off the project's `geode.json`
+//! ([`manifest`]). Each language module installs what it needs into the toolchain cache
 //! ([`toolchains`]) the first time, and writes `DIR/build/<name>.wasm`. A stamp next to the
 //! component records a hash of every input (the project's files, the SDK, the WIT contract and
 //! the toolchain versions): an unchanged project is not rebuilt.
@@ -9,6 +10,7 @@
 mod c;
 mod componentize;
 mod js;
+pub mod manifest;
 mod python;
 mod rust;
 pub mod sources;
@@ -17,6 +19,7 @@ pub mod toolchains;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use manifest::Kind;
 use std::path::{Path, PathBuf};
 use toolchains::Toolchains;
 
@@ -78,12 +81,14 @@ impl Language {
     }
 }
 
-/// A project to build: its directory, language and name.
+/// A project to build: its directory, language, kind and name.
 pub struct Project {
     /// The project directory.
     pub dir: PathBuf,
     /// Its language.
     pub language: Language,
+    /// What it provides (from its `geode.json`).
+    pub kind: Kind,
     /// The component's file stem (the directory's name, as an identifier).
     pub name: String,
 }
@@ -95,6 +100,7 @@ impl Project {
             .canonicalize()
             .with_context(|| format!("no project directory {}", dir.display()))?;
         let language = Language::detect(&dir)?;
+        let kind = manifest::kind(&dir)?;
         let name = identifier(
             dir.file_name()
                 .map(|n| n.to_string_lossy().into_owned())
@@ -104,6 +110,7 @@ impl Project {
         Ok(Project {
             dir,
             language,
+            kind,
             name,
         })
     }
@@ -181,6 +188,8 @@ pub fn build_with(dir: &Path, force: bool, tools: &Toolchains) -> Result<PathBuf
         Language::C => c::build(&project, tools, &tmp),
     };
     built.with_context(|| format!("building {}", project.dir.display()))?;
+    manifest::check_component(project.kind, &std::fs::read(&tmp)?)
+        .with_context(|| format!("building {}", project.dir.display()))?;
     std::fs::rename(&tmp, &out)?;
     stamp::write(&out, &fingerprint)?;
     eprintln!("built {}", out.display());

@@ -3,20 +3,31 @@
 //! with CPython into a component by componentize-py.
 
 use super::toolchains::{Toolchains, copy_tree, run};
-use super::{Project, sources};
+use super::{Kind, Project, sources};
 use anyhow::Result;
 use std::path::Path;
 use std::process::Command;
 
-/// The module componentize-py starts from: loads the plugin, then exports the SDK's glue.
-const ENTRY: &str = "import plugin  # noqa: F401  (defines the Env subclasses)\n\
-                     from geode_sdk.contract import Env  # noqa: F401  (the `env` export)\n";
+/// The module componentize-py starts from: loads the plugin, then exports the SDK's glue for
+/// the project's kind (the class named after the world's export).
+fn entry(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Env => {
+            "import plugin  # noqa: F401  (defines the Env subclasses)\n\
+             from geode_sdk.contract import Env  # noqa: F401  (the `env` export)\n"
+        }
+        Kind::MultiAgent => {
+            "import plugin  # noqa: F401  (defines the MultiAgentEnv subclasses)\n\
+             from geode_sdk.multiagent_contract import Multiagent  # noqa: F401  (the export)\n"
+        }
+    }
+}
 
 /// Builds `project` into the component `out`.
 pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     let venv = tools.componentize_py()?;
     let stage = project.stage("python")?;
-    std::fs::write(stage.join("geode_entry.py"), ENTRY)?;
+    std::fs::write(stage.join("geode_entry.py"), entry(project.kind))?;
     // A copy without build outputs: componentize-py embeds whole path directories.
     let source = stage.join("src");
     copy_tree(&project.dir, &source)?;
@@ -40,10 +51,14 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     }
     run(Command::new(venv.join("bin/componentize-py"))
         .env_remove("VIRTUAL_ENV")
+        // The plugin's Python traceback, not componentize-py's native backtrace, ends the log.
+        .env("RUST_BACKTRACE", "0")
         .arg("--quiet")
         .arg("-d")
         .arg(sources::wit()?)
-        .args(["-w", "env-plugin", "componentize", "geode_entry"])
+        .arg("-w")
+        .arg(project.kind.world())
+        .args(["componentize", "geode_entry"])
         .arg("-p")
         .arg(&stage)
         .arg("-p")

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "env_plugin.h"
-#include "internal.h"
+#include "../internal.h"
 
 /* One live env: the author's state block, its generator, whether an episode started. */
 struct exports_geode_env_env_instance_t {
