@@ -245,12 +245,13 @@ fn multiagent_transcript(env: &mut dyn MultiAgentEnv, seed: u64) -> Vec<String> 
 
 #[test]
 fn new_multiagent_projects_build_and_play_in_every_language() {
-    // Named unlike the single-agent projects (`x`): Rust plugins share one cargo target
-    // directory, where two crates of one name would overwrite each other's component.
+    // Named like the single-agent projects (`x`): Rust plugins share one cargo target
+    // directory, and a crate of the same name from another project must not stand in for this
+    // one's component.
     let root = workspace().join(format!("target/tmp/guest-sdks-ma-{}", std::process::id()));
     let limits = Limits::default();
     for language in Language::ALL {
-        let dir = root.join(format!("{language:?}").to_lowercase()).join("ma");
+        let dir = root.join(format!("{language:?}").to_lowercase()).join("x");
         geode_cli::new::create(&dir, language, Kind::MultiAgent).unwrap();
         let (file, anchor, line) = hostile_multiagent(language);
         let source = std::fs::read_to_string(dir.join(file)).unwrap();
@@ -263,7 +264,7 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         let registry = load(&dir);
         let ids: Vec<&str> = registry.ids_of(PluginKind::MultiAgent).collect();
         assert!(
-            ids.contains(&"ma:Race-v0") && ids.contains(&"ma:Race-v0-long"),
+            ids.contains(&"x:Race-v0") && ids.contains(&"x:Race-v0-long"),
             "{language:?}: {ids:?}"
         );
         let make = |id: &str| registry.make_multiagent(id, &json!({}), &limits).unwrap();
@@ -284,7 +285,7 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
         }
 
         // Seeded episodes replay, and seeds give different games.
-        let mut env = make("ma:Race-v0");
+        let mut env = make("x:Race-v0");
         let first: Vec<_> = (0..12)
             .map(|s| multiagent_transcript(&mut *env, s))
             .collect();
@@ -346,7 +347,7 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
 
         // A guest that raises is a trap of its own env; a sibling goes on, and the trapped env
         // starts over on reset.
-        let mut sibling = make("ma:Race-v0");
+        let mut sibling = make("x:Race-v0");
         sibling.reset(Some(2)).unwrap();
         env.reset(Some(1)).unwrap();
         let err = env.step(&acts(&[("player_0", "boom")])).unwrap_err();
