@@ -381,3 +381,44 @@ fn new_multiagent_projects_build_and_play_in_every_language() {
     assert!(error.contains("the kind is `multiagent`"), "{error}");
     std::fs::remove_dir_all(&root).ok();
 }
+
+/// The C SDK's parallel mode (`.parallel = true`): every live agent is active at once, a step
+/// must carry an action of each, and the roster stays whole between steps. (The Python and
+/// JavaScript SDKs test their parallel mode natively, in tests/python/test_sdk_multiagent.py.)
+#[test]
+fn the_c_sdk_steps_every_live_agent_at_once_in_parallel_mode() {
+    let root = workspace().join(format!("target/tmp/guest-sdks-par-{}", std::process::id()));
+    let dir = root.join("par");
+    geode_cli::new::create(&dir, Language::C, Kind::MultiAgent).unwrap();
+    let plugin = dir.join("plugin.c");
+    let anchor = "    .create = race_create,";
+    let source = std::fs::read_to_string(&plugin).unwrap();
+    assert!(source.contains(anchor), "the C template changed");
+    let source = source.replacen(anchor, &format!("    .parallel = true,\n{anchor}"), 1);
+    std::fs::write(&plugin, source).unwrap();
+    let registry = load(&dir);
+    let mut env = registry
+        .make_multiagent("par:Race-v0-long", &json!({}), &Limits::default())
+        .unwrap();
+    env.reset(Some(3)).unwrap();
+    let both = ["player_0", "player_1"];
+    assert_eq!(env.active_agents(), both);
+    let err = env.step(&acts(&[("player_0", "\\boxed{1}")])).unwrap_err();
+    assert!(
+        matches!(err, Error::InvalidArgument(_)) && err.to_string().contains("player_1"),
+        "{err}"
+    );
+    for _ in 0..3 {
+        let out = env
+            .step(&acts(&[
+                ("player_0", "\\boxed{1}"),
+                ("player_1", "\\boxed{2}"),
+            ]))
+            .unwrap();
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert!(out.iter().all(|o| !o.terminated && !o.truncated), "{out:?}");
+        assert_eq!(env.active_agents(), both);
+        assert!(env.observe("player_1").unwrap().contains("Your turn"));
+    }
+    std::fs::remove_dir_all(&root).ok();
+}
