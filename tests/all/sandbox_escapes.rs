@@ -464,6 +464,33 @@ fn globals_do_not_survive_a_run() {
     );
 }
 
+/// Marks (or, with `count`, counts marks on) every module and every class defined in Python
+/// that a run can reach: objects spread over the whole interpreter heap.
+fn heap_marks(count: bool) -> String {
+    let action = if count {
+        "hits += getattr(obj, '__geode_mark__', 0)"
+    } else {
+        "obj.__geode_mark__ = 1; hits += 1"
+    };
+    format!(
+        "import sys\nhits = 0\nfor module in list(sys.modules.values()):\n    for obj in [module, *vars(module).values()]:\n        if obj is module or (isinstance(obj, type) and hasattr(obj, '__dict__') and not obj.__module__ == 'builtins'):\n            try:\n                {action}\n            except Exception:\n                pass\nprint(hits)"
+    )
+}
+
+#[test]
+fn writes_scattered_over_the_whole_heap_do_not_survive_a_run() {
+    // Hundreds of objects across the heap make the dirty pages far more fragmented than one
+    // scan of the memory reset reports at once; every one of them must be reset.
+    let sandbox = sandbox();
+    for _ in 0..3 {
+        let marked = sandbox.run(&python(&heap_marks(false)));
+        assert_eq!(marked.status, RunStatus::Ok, "{}", marked.stderr);
+        let marked: usize = marked.stdout.trim().parse().expect("a count");
+        assert!(marked > 300, "only {marked} objects marked");
+        prints(&heap_marks(true), "0");
+    }
+}
+
 #[test]
 fn a_run_never_sees_another_runs_input() {
     let sandbox = sandbox();

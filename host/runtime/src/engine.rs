@@ -60,10 +60,9 @@ fn pooling_config(settings: &EngineSettings) -> PoolingAllocationConfig {
         .linear_memory_keep_resident(16 << 20)
         .table_keep_resident(64 << 10)
         // Linux 6.7+: reset only the pages an instance wrote (found with the PAGEMAP_SCAN
-        // ioctl) instead of copying back the whole kept-resident prefix of its memory. A fresh
-        // sandbox run of CPython writes a few MiB of its image; copying back 16 MiB after every
-        // run was the largest cost of a small run and saturated memory bandwidth, which kept
-        // runs on two cores from scaling.
+        // ioctl), in place, instead of copying back the whole kept-resident prefix. The
+        // vendored wasmtime scans the whole memory (vendor/README.md): stopping at the first
+        // 32 regions made every CPython run fault its pages in again.
         .pagemap_scan(Enabled::Auto)
         .total_stacks(0);
     pool

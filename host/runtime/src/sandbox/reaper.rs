@@ -1,9 +1,8 @@
 //! [`Reaper`]: drops the stores of finished runs on a background thread while a core is idle.
 //!
 //! Dropping a run's store returns its instance to the pooling allocator, which resets the
-//! interpreter's linear memory by copying the first `linear_memory_keep_resident` bytes (16 MiB,
-//! nearly all of CPython's memory image) back from the image: about a third of a small run's
-//! cost. When fewer runs are going on than there are cores, the reaper does that copy on an idle
+//! pages of the interpreter's linear memory that the run wrote back to the image (a scan of
+//! the memory and a copy per dirty region). When fewer runs are going on than there are cores, the reaper does that copy on an idle
 //! core and the caller gets its outcome sooner. When every core is busy running programs, each
 //! run drops its own store as before, so saturated throughput pays no extra thread hops.
 
