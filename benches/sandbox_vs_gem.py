@@ -36,7 +36,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-SAMPLE_DIR = ROOT / "host" / "runtime" / "src" / "sandbox" / "data"
+SAMPLE_DIR = ROOT / "host" / "builtins" / "src" / "gem" / "data"
 
 # The same programs as benches/sandbox.rs.
 SMALL = "print(sum(map(int, input().split())))"
