@@ -57,7 +57,11 @@ fn pooling_config(settings: &EngineSettings) -> PoolingAllocationConfig {
         .max_tables_per_component(8)
         .max_core_instances_per_component(16)
         .max_memory_size(settings.max_memory_bytes_per_instance as usize)
-        .linear_memory_keep_resident(16 << 20)
+        // A dropped instance's written pages stay mapped (reset in place) up to this many
+        // bytes per slot; past it they are decommitted and the next instance faults them in
+        // again. The math grader (CPython with sympy) writes more than 16 MiB per answer:
+        // 64 MiB took it from 32.5 / 41.0 to 38.6 / 68.4 answers/s on 1 / 2 threads.
+        .linear_memory_keep_resident(64 << 20)
         .table_keep_resident(64 << 10)
         // Linux 6.7+: reset only the pages an instance wrote (found with the PAGEMAP_SCAN
         // ioctl), in place, instead of copying back the whole kept-resident prefix. The
