@@ -3,8 +3,9 @@
 //! Dropping a run's store returns its instance to the pooling allocator, which resets the
 //! pages of the interpreter's linear memory that the run wrote back to the image (a scan of
 //! the memory and a copy per dirty region). When fewer runs are going on than there are cores,
-//! the reaper does that reset on an idle core and the caller gets its outcome sooner. When every core is busy running programs, each
-//! run drops its own store as before, so saturated throughput pays no extra thread hops.
+//! the reaper does that reset on an idle core and the caller gets its outcome sooner. When
+//! every core is busy running programs, each run drops its own store as before, so saturated
+//! throughput pays no extra thread hops.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{SyncSender, TrySendError, sync_channel};
