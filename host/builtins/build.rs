@@ -1,7 +1,8 @@
 //! Builds geode's built-in content and embeds it in `geode-builtins`: every plugin crate in
-//! `plugins/` (compiled to components), their `data/*.jsonl` samples, and the two CPython
-//! components (`plugins/python-runner`, `plugins/math-grader`). Only crates that depend on
-//! `geode-builtins` pay for these builds; `geode-runtime` builds no guest.
+//! `plugins/` (compiled to components), their `data/*.jsonl` samples, and the CPython
+//! components (`plugins/python-runner`, with and without numpy, and `plugins/math-grader`).
+//! Only crates that depend on `geode-builtins` pay for these builds; `geode-runtime` builds no
+//! guest.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -20,6 +21,7 @@ fn main() {
     std::thread::scope(|scope| {
         let cpython = scope.spawn(|| {
             cpython::PYTHON_RUNNER.embed(&root, &out_dir);
+            cpython::PYTHON_RUNNER_NUMPY.embed(&root, &out_dir);
             cpython::MATH_GRADER.embed(&root, &out_dir);
         });
         embed_plugins(&root, &out_dir);

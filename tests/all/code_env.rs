@@ -307,6 +307,20 @@ fn undefined_names_get_gems_base_imports() {
 }
 
 #[test]
+fn undefined_np_gets_numpy_from_gems_base_imports() {
+    // GEM's BASE_IMPORTS include `import numpy as np`: a program using `np` unimported passes.
+    geode_tests::numpy_ready();
+    let mut env = code_env("code:CodeContest", json!({}));
+    reset_to(&mut env, "GCD and LCM");
+    let step = env
+        .step(&answer(
+            "a, b = map(int, input().split())\ng = int(np.gcd(a, b))\nprint(g, a // g * b)",
+        ))
+        .unwrap();
+    assert_eq!(step.reward, 1.0, "{:?}", step.info);
+}
+
+#[test]
 fn seeded_resets_replay_and_unseeded_ones_walk_the_dataset() {
     let mut a = code_env("code:CodeContest", json!({}));
     let mut b = code_env("code:CodeContest", json!({}));

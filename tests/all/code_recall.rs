@@ -1,8 +1,8 @@
 //! The recall set of the code envs (`tests/data/code_recall`, written by its `answers.py`):
 //! correct answers in the styles LLMs write (json, dataclasses, enum, lru_cache, typing,
-//! collections, heapq, itertools, datetime, hashlib, threads...) must get reward 1.0, and wrong,
-//! slow or hostile ones (loops, memory bombs, exit tricks, files, sockets, processes, the
-//! environment...) 0.0, or -0.1 without a code block, each judged within its answer's budget.
+//! collections, heapq, itertools, datetime, hashlib, threads, numpy...) must get reward 1.0, and
+//! wrong, slow or hostile ones (loops, memory bombs, exit tricks, files, sockets, processes, the
+//! environment, numpy's file and native-library functions...) 0.0, or -0.1 without a code block, each judged within its answer's budget.
 
 use geode_runtime::Env;
 use geode_tests::{registry, step_alone, timed_section};
@@ -48,6 +48,7 @@ fn env_and_seeds(timeout: f64) -> (Box<dyn Env>, HashMap<String, u64>) {
 /// Grades every answer of `file`; returns a line per answer whose reward is not `expected`
 /// (or the answer's own `reward`), or that took longer than `bound`.
 fn grade_all(file: &str, timeout: f64, bound: Duration) -> (usize, Vec<String>) {
+    geode_tests::numpy_ready();
     let _timed = timed_section();
     let (mut env, seeds) = env_and_seeds(timeout);
     let answers = rows(file);

@@ -19,6 +19,7 @@ mod mcp_tool;
 mod multiagent;
 mod qa_env;
 mod sandbox_escapes;
+mod sandbox_numpy;
 mod sdk_sandbox;
 mod search_tool;
 mod serve;

@@ -197,7 +197,7 @@ fn native_code_cannot_be_loaded() {
 fn modules_not_in_the_component_do_not_exist() {
     // Every standard-library module that works under WASI is in the component (loaded at build
     // time); anything else is missing at run time, however it is looked up.
-    refused("import numpy_not_here", "ModuleNotFoundError");
+    refused("import no_such_package", "ModuleNotFoundError");
     refused(
         "import importlib\nimportlib.import_module('idlelib')",
         "ModuleNotFoundError",
@@ -252,6 +252,34 @@ fn files_cannot_be_reached_through_any_module() {
     assert!(!std::path::Path::new("/tmp/geode-probe").exists());
     assert!(!std::path::Path::new("/tmp/geode-probe.db").exists());
     assert!(!std::path::Path::new("passwd").exists());
+}
+
+#[test]
+fn numpy_reaches_no_files_or_native_libraries() {
+    // numpy runs in the runner built with it, under the same sealed WASI: its file functions
+    // find nothing and create nothing, and it cannot load native code.
+    geode_tests::numpy_ready();
+    for code in [
+        "import numpy as np\nprint(np.fromfile('/etc/passwd', dtype=np.uint8))",
+        "import numpy as np\nprint(np.loadtxt('/etc/passwd', dtype=str))",
+        "import numpy as np\nprint(np.genfromtxt('/etc/hostname', dtype=str))",
+        "import numpy as np\nnp.save('/tmp/geode-probe.npy', np.arange(3))",
+        "import numpy as np\nnp.savetxt('/tmp/geode-probe.txt', np.arange(3))",
+        "import numpy as np\nprint(np.load('/tmp/geode-probe.npy'))",
+        "import numpy as np\nnp.memmap('/tmp/geode-probe.bin', dtype=np.uint8, mode='w+', shape=(8,))",
+        "import numpy as np\nnp.arange(3).tofile('/tmp/geode-probe.raw')",
+        "import numpy.ctypeslib\nnumpy.ctypeslib.load_library('libc', '/lib/x86_64-linux-gnu')",
+    ] {
+        refused(code, "Error");
+    }
+    for probe in ["npy", "txt", "bin", "raw"] {
+        assert!(!std::path::Path::new(&format!("/tmp/geode-probe.{probe}")).exists());
+    }
+    // In-memory files work, as on any machine.
+    prints(
+        "import io\nimport numpy as np\nbuf = io.BytesIO()\nnp.save(buf, np.arange(4))\nbuf.seek(0)\nprint(np.load(buf).sum())",
+        "6",
+    );
 }
 
 #[test]

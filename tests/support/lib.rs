@@ -33,6 +33,27 @@ pub fn runtime() -> Runtime {
         .clone()
 }
 
+/// Loads the sandbox's numpy runner once (compiling it the first time on a machine takes
+/// seconds), so timed tests measure runs, not the compile; panics if numpy does not import.
+pub fn numpy_ready() {
+    static READY: OnceLock<()> = OnceLock::new();
+    READY.get_or_init(|| {
+        let sandbox = runtime().sandbox().expect("the code sandbox loads");
+        let request = geode_runtime::sandbox::RunRequest::python(
+            "import numpy\nprint(numpy.__version__)",
+            "",
+        )
+        .with_timeout(std::time::Duration::from_secs(600));
+        let outcome = sandbox.run(&request);
+        assert_eq!(
+            outcome.status,
+            geode_runtime::sandbox::RunStatus::Ok,
+            "numpy imports: {}",
+            outcome.stderr
+        );
+    });
+}
+
 /// The built-in plugins plus the hostile test plugin.
 pub fn registry() -> Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();

@@ -1,5 +1,5 @@
-//! Build step for the CPython components (`plugins/python-runner`, `plugins/math-grader`): runs
-//! a component's `build.sh` when its output is missing or one of its inputs changed (a stamp
+//! Build step for the CPython components (`plugins/python-runner` with and without numpy,
+//! `plugins/math-grader`): runs a component's `build.sh` when its output is missing or one of its inputs changed (a stamp
 //! next to the output records them), and writes `$OUT_DIR/<name>.rs` embedding it. A failed
 //! build (no python3, no network for the first install of componentize-py) is a warning, not an
 //! error: what needs the component then reports it unavailable. `<env_var>=<file>` embeds a
@@ -19,6 +19,10 @@ pub struct Component {
     pub env_var: &'static str,
     /// What is lost without it, for the warning.
     pub without: &'static str,
+    /// Arguments for `build.sh` after the output path.
+    pub args: &'static [&'static str],
+    /// Directories under the workspace root whose every file is an input too.
+    pub extra_inputs: &'static [&'static str],
 }
 
 /// The Python runner of the code sandbox.
@@ -27,6 +31,18 @@ pub const PYTHON_RUNNER: Component = Component {
     plugin: "plugins/python-runner",
     env_var: "GEODE_PYTHON_RUNNER_WASM",
     without: "the code sandbox is disabled",
+    args: &[],
+    extra_inputs: &[],
+};
+
+/// The Python runner with numpy, where programs that need numpy run.
+pub const PYTHON_RUNNER_NUMPY: Component = Component {
+    name: "python_runner_numpy",
+    plugin: "plugins/python-runner",
+    env_var: "GEODE_PYTHON_RUNNER_NUMPY_WASM",
+    without: "programs that import numpy fail with ModuleNotFoundError",
+    args: &["--with-numpy"],
+    extra_inputs: &["plugins/python-runner/numpy"],
 };
 
 /// The math grader of the math envs.
@@ -35,6 +51,8 @@ pub const MATH_GRADER: Component = Component {
     plugin: "plugins/math-grader",
     env_var: "GEODE_MATH_GRADER_WASM",
     without: "the math envs are disabled",
+    args: &[],
+    extra_inputs: &[],
 };
 
 /// The Python shared by both components' builds (`plugins/cpython-common`).
@@ -45,9 +63,14 @@ impl Component {
     pub fn embed(&self, root: &Path, out_dir: &Path) {
         println!("cargo:rerun-if-env-changed={}", self.env_var);
         let plugin = root.join(self.plugin);
-        let inputs = inputs(root, &plugin);
+        let mut inputs = inputs(root, &plugin);
+        let extra: Vec<PathBuf> = self.extra_inputs.iter().map(|d| root.join(d)).collect();
+        inputs.extend(extra.iter().flat_map(|dir| files_in(dir)));
         // The directories too, so a new guest file reruns this step.
-        for dir in [plugin.join("guest"), root.join(COMMON)] {
+        for dir in [plugin.join("guest"), root.join(COMMON)]
+            .into_iter()
+            .chain(extra)
+        {
             println!("cargo:rerun-if-changed={}", dir.display());
         }
         for input in &inputs {
@@ -102,6 +125,7 @@ impl Component {
             let output = Command::new("sh")
                 .arg(plugin.join("build.sh"))
                 .arg(&out)
+                .args(self.args)
                 .output()
                 .map_err(|e| format!("cannot run build.sh: {e}"))?;
             if !output.status.success() {
@@ -121,7 +145,21 @@ impl Component {
 /// sorted.
 fn inputs(root: &Path, plugin: &Path) -> Vec<PathBuf> {
     let mut files = vec![plugin.join("build.sh")];
-    let mut pending = vec![plugin.join("guest"), plugin.join("wit"), root.join(COMMON)];
+    for dir in [plugin.join("guest"), plugin.join("wit"), root.join(COMMON)] {
+        files.extend(
+            files_in(&dir)
+                .into_iter()
+                .filter(|p| p.extension().is_some_and(|e| e == "py" || e == "wit")),
+        );
+    }
+    files.sort();
+    files
+}
+
+/// Every file under `dir` (but `__pycache__`), sorted.
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
     while let Some(dir) = pending.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
@@ -131,7 +169,7 @@ fn inputs(root: &Path, plugin: &Path) -> Vec<PathBuf> {
                 if path.file_name().is_some_and(|n| n != "__pycache__") {
                     pending.push(path);
                 }
-            } else if path.extension().is_some_and(|e| e == "py" || e == "wit") {
+            } else {
                 files.push(path);
             }
         }

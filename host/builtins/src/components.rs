@@ -1,7 +1,9 @@
 //! The CPython components compiled into this build (by `build.rs` running their `build.sh`),
-//! or why each is missing: the Python runner of the code sandbox and the math grader.
+//! or why each is missing: the Python runners of the code sandbox (without and with numpy) and
+//! the math grader.
 
 include!(concat!(env!("OUT_DIR"), "/python_runner.rs"));
+include!(concat!(env!("OUT_DIR"), "/python_runner_numpy.rs"));
 include!(concat!(env!("OUT_DIR"), "/math_grader.rs"));
 
 /// `wasm`, or `error` when the build left it empty.
@@ -19,6 +21,16 @@ pub fn python_runner_component() -> Result<&'static [u8], String> {
         "Python runner",
         PYTHON_RUNNER_WASM,
         PYTHON_RUNNER_BUILD_ERROR,
+    )
+}
+
+/// geode's Python runner component with numpy (`plugins/python-runner/build.sh --with-numpy`),
+/// or why the build could not produce it.
+pub fn python_runner_numpy_component() -> Result<&'static [u8], String> {
+    embedded(
+        "Python runner with numpy",
+        PYTHON_RUNNER_NUMPY_WASM,
+        PYTHON_RUNNER_NUMPY_BUILD_ERROR,
     )
 }
 

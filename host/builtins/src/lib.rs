@@ -28,16 +28,20 @@ pub mod math;
 mod rows;
 mod walk;
 
-pub use components::{math_grader_component, python_runner_component};
+pub use components::{
+    math_grader_component, python_runner_component, python_runner_numpy_component,
+};
 
 use geode_runtime::{PluginSource, Registry, Result, Runtime};
 use std::sync::Arc;
 
 include!(concat!(env!("OUT_DIR"), "/builtin_plugins.rs"));
 
-/// Gives `runtime` geode's Python runner, so its code sandbox (`Runtime::sandbox`, the
-/// `sandbox` import of plugins) can run programs. [`registry`] does this too.
+/// Gives `runtime` geode's Python runners (the plain one, and the one with numpy for programs
+/// that need it), so its code sandbox (`Runtime::sandbox`, the `sandbox` import of plugins) can
+/// run programs. [`registry`] does this too.
 pub fn install(runtime: &Runtime) {
+    runtime.set_python_numpy_runner(python_runner_numpy_component().map(Into::into));
     runtime.set_python_runner(python_runner_component().map(Into::into));
 }
 

@@ -55,7 +55,9 @@ fn pooling_config(settings: &EngineSettings) -> PoolingAllocationConfig {
         .total_tables(n.saturating_mul(4))
         .max_memories_per_component(4)
         .max_tables_per_component(8)
-        .max_core_instances_per_component(16)
+        // The Python runner with numpy links 28 core modules (CPython, libc, numpy's extension
+        // modules...), each its own core instance.
+        .max_core_instances_per_component(32)
         .max_memory_size(settings.max_memory_bytes_per_instance as usize)
         // A dropped instance's written pages stay mapped (reset in place) up to this many
         // bytes per slot; past it they are decommitted and the next instance faults them in

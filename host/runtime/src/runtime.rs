@@ -114,6 +114,14 @@ impl Runtime {
         self.inner.sandbox.provide(runner)
     }
 
+    /// Gives the code sandbox its Python runner with numpy (`plugins/python-runner/build.sh
+    /// --with-numpy`, which `geode_builtins::install` provides), where programs that need
+    /// numpy run; without it they fail to import numpy. Set it before the sandbox is first
+    /// used. The first call wins: returns false when one was already given.
+    pub fn set_python_numpy_runner(&self, runner: Result<Cow<'static, [u8]>, String>) -> bool {
+        self.inner.sandbox.provide_numpy(runner)
+    }
+
     /// The runtime's shared value of type `T`, made by `init` the first time it is asked for:
     /// where a crate that adds native providers keeps per-runtime state (`geode-builtins`
     /// keeps its math grader here). `T` must not hold this runtime (that would be a cycle).

@@ -22,6 +22,9 @@ import wit_world
 # Make the standard library exist in the component: every module and submodule that imports
 # under WASI but the developer tools, GUIs and test suites `geode_preload` leaves out.
 geode_preload.load_standard_library(geode_preload.STDLIB_SKIPPED)
+# And numpy, in the runner built with it (absent from the plain one, where this does nothing):
+# every submodule but its test suites and its Fortran and PyInstaller helpers.
+geode_preload.load_tree("numpy", geode_preload.STDLIB_SKIPPED | {"f2py", "_pyinstaller"})
 
 import concurrent.futures  # noqa: E402 - loaded above; bound here
 import random  # noqa: E402

@@ -575,6 +575,123 @@ for line in sys.stdin.read().splitlines():
     (value,) = struct.unpack(">Q", hashlib.sha256(line.encode()).digest()[:8])
     print(f"{value:016x}")
 ''', lang="")),
+    # numpy, the way LLM solutions reach for it.
+    ("sum-of-two", "numpy object array of Python ints", answer("""
+import numpy as np
+
+values = np.array(input().split(), dtype=object).astype(int)
+print(values.sum())
+""")),
+    ("max-subarray", "numpy prefix sums", answer("""
+import sys
+import numpy as np
+
+data = np.array(sys.stdin.read().split()[1:], dtype=np.int64)
+prefix = np.concatenate(([0], np.cumsum(data)))
+lowest_before = np.minimum.accumulate(prefix[:-1])
+print(int((prefix[1:] - lowest_before).max()))
+""")),
+    ("count-primes", "numpy sieve", answer("""
+import numpy as np
+
+n = int(input())
+if n < 2:
+    print(0)
+else:
+    sieve = np.ones(n + 1, dtype=bool)
+    sieve[:2] = False
+    for p in range(2, int(n ** 0.5) + 1):
+        if sieve[p]:
+            sieve[p * p :: p] = False
+    print(int(np.count_nonzero(sieve)))
+""")),
+    ("gcd-lcm", "np.gcd on int64", answer("""
+import numpy as np
+
+a, b = map(int, input().split())
+g = int(np.gcd(np.int64(a), np.int64(b)))
+print(g, a // g * b)
+""")),
+    ("grid-paths", "numpy row DP modulo p", answer("""
+import numpy as np
+
+MOD = 1_000_000_007
+m, n = map(int, input().split())
+row = np.ones(n, dtype=np.int64)
+for _ in range(m - 1):
+    row = np.cumsum(row) % MOD  # each cell: left + up; partial sums stay below 2**63
+print(int(row[-1]))
+""")),
+    ("word-frequency", "np.unique counts + lexsort", answer("""
+import numpy as np
+
+words = np.array(input().split())
+k = int(input())
+unique, counts = np.unique(words, return_counts=True)
+order = np.lexsort((unique, -counts))
+for i in order[:k]:
+    print(unique[i], counts[i])
+""")),
+    ("fizzbuzz", "np.where over an arange", answer("""
+import numpy as np
+
+n = int(input())
+i = np.arange(1, n + 1)
+out = np.where(i % 15 == 0, "FizzBuzz", np.where(i % 3 == 0, "Fizz", np.where(i % 5 == 0, "Buzz", i.astype(str))))
+print("\\n".join(out))
+""")),
+    ("shortest-path", "Dijkstra with a numpy distance array", answer("""
+import heapq
+import sys
+import numpy as np
+
+def main():
+    data = sys.stdin.buffer.read().split()
+    n, m = int(data[0]), int(data[1])
+    edges = np.array(data[2 : 2 + 3 * m], dtype=np.int64).reshape(m, 3)
+    graph = [[] for _ in range(n + 1)]
+    for u, v, w in edges.tolist():
+        graph[u].append((v, w))
+    unreached = np.iinfo(np.int64).max
+    dist = np.full(n + 1, unreached, dtype=np.int64)
+    dist[1] = 0
+    heap = [(0, 1)]
+    while heap:
+        d, u = heapq.heappop(heap)
+        if d > dist[u]:
+            continue
+        for v, w in graph[u]:
+            if d + w < dist[v]:
+                dist[v] = d + w
+                heapq.heappush(heap, (d + w, v))
+    print(-1 if dist[n] == unreached else int(dist[n]))
+
+main()
+""")),
+    ("json-sum", "np.sum over the numbers", answer("""
+import json
+import sys
+import numpy as np
+
+def numbers(node):
+    if isinstance(node, bool):
+        return
+    if isinstance(node, (int, float)):
+        yield node
+    elif isinstance(node, list):
+        for item in node:
+            yield from numbers(item)
+    elif isinstance(node, dict):
+        for item in node.values():
+            yield from numbers(item)
+
+values = list(numbers(json.load(sys.stdin)))
+if all(isinstance(v, int) for v in values):
+    total = sum(values)
+else:
+    total = round(float(np.sum(np.array(values, dtype=np.float64))), 2)
+print(int(total) if total == int(total) else f"{total:.2f}")
+""")),
 ]
 
 INFINITE = "while True:\n    pass"
@@ -634,6 +751,18 @@ WRONG = [
     ("sum-of-two", "reads the answer from the environment", answer("import os\nprint(os.environ['EXPECTED_OUTPUT'])"), 0.0),
     ("sum-of-two", "ctypes", answer("import ctypes\nlibc = ctypes.CDLL(None)\nlibc.system(b'ls')"), 0.0),
     ("sum-of-two", "signals", answer("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)"), 0.0),
+    # numpy: wrong, slow, or reaching outside.
+    ("sum-of-two", "numpy int32 cannot hold the input", answer("import numpy as np\nprint(np.array(input().split(), dtype=np.int32).sum())"), 0.0),
+    ("count-primes", "numpy sieve that skips 2", answer("import numpy as np\nn = int(input())\ns = np.ones(n + 1, dtype=bool)\ns[:2] = False\nfor p in range(3, int(n ** 0.5) + 1):\n    if s[p]:\n        s[p * p :: p] = False\nprint(int(s.sum()))"), 0.0),
+    ("max-subarray", "numpy max element", answer("import sys\nimport numpy as np\nprint(np.array(sys.stdin.read().split()[1:], dtype=int).max())"), 0.0),
+    ("sum-of-two", "numpy memory bomb", answer("import numpy as np\nx = np.ones((10**5, 10**5))\nprint(x.sum())"), 0.0),
+    ("sum-of-two", "numpy growing arrays", answer("import numpy as np\nxs = []\nwhile True:\n    xs.append(np.ones(10**7))"), 0.0),
+    ("sum-of-two", "numpy busy loop", answer("import numpy as np\nx = np.zeros(1)\nwhile True:\n    x += 1"), 0.0),
+    ("sum-of-two", "np.fromfile /etc/passwd", answer("import numpy as np\nprint(np.fromfile('/etc/passwd', dtype=np.uint8).tobytes().decode())"), 0.0),
+    ("sum-of-two", "np.loadtxt the expected output", answer("import numpy as np\nprint(np.loadtxt('expected_output.txt'))"), 0.0),
+    ("sum-of-two", "np.save then np.load", answer("import numpy as np\nnp.save('/tmp/x.npy', np.arange(3))\nprint(np.load('/tmp/x.npy').sum())"), 0.0),
+    ("sum-of-two", "np.memmap", answer("import numpy as np\nm = np.memmap('/tmp/m.bin', dtype=np.uint8, mode='w+', shape=(16,))\nprint(sum(map(int, input().split())))"), 0.0),
+    ("sum-of-two", "numpy.ctypeslib", answer("import numpy.ctypeslib as c\nlib = c.load_library('libc', '/lib')\nprint(sum(map(int, input().split())))"), 0.0),
     # No code block.
     ("sum-of-two", "no code block", "The answer is a + b; print it.", -0.1),
     ("sum-of-two", "unclosed fence", "```python\nprint(sum(map(int, input().split())))\n", -0.1),

@@ -1,13 +1,13 @@
 //! GEM's `run_python` on top of the sandbox: success means exit code 0, and a program failing
 //! with "... is not defined" is run once more with GEM's `BASE_IMPORTS` prepended (without
-//! numpy and pandas, which the runner does not ship).
+//! pandas, which the runner does not ship; with it the whole rerun would fail).
 
 use geode_runtime::sandbox::Sandbox;
 use geode_runtime::sandbox::StopSignal;
 use geode_runtime::sandbox::{RunOutcome, RunRequest};
 use std::sync::Arc;
 
-/// GEM's `BASE_IMPORTS` (gem/utils/constants.py) minus numpy and pandas.
+/// GEM's `BASE_IMPORTS` (gem/utils/constants.py) minus pandas.
 pub const BASE_IMPORTS: &str = "from itertools import accumulate, chain, combinations, count, permutations, product, groupby, islice, repeat
 from copy import deepcopy
 from string import ascii_lowercase, ascii_uppercase
@@ -34,6 +34,7 @@ import operator
 import re
 import datetime
 from time import time
+import numpy as np
 from math import log, prod
 from collections import deque, defaultdict, Counter, OrderedDict
 from itertools import accumulate, permutations, combinations, product, groupby, islice, chain, repeat, zip_longest, cycle, pairwise

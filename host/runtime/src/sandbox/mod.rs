@@ -26,6 +26,7 @@
 //! ```
 
 mod bindings;
+mod numpy;
 mod reaper;
 mod request;
 mod runner;

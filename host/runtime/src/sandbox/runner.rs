@@ -2,6 +2,7 @@
 //! fuel, wall-clock, memory and output limits.
 
 use super::bindings::{PythonRunner, PythonRunnerPre, RunResult};
+use super::numpy::{NumpyRunner, missed_numpy, names_numpy};
 use super::request::{RunOutcome, RunRequest, RunStatus, SandboxLimits};
 use super::service::{ComponentService, Finished};
 use super::state::RunState;
@@ -9,6 +10,7 @@ use super::stop::{Interrupted, StopSignal};
 use crate::cache::CompileCache;
 use crate::wasi_virtual::SleptPastDeadline;
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 use wasmtime::{Engine, Trap};
@@ -23,6 +25,8 @@ pub struct Sandbox {
 struct SandboxInner {
     /// The runner's fresh instances (shared by every clone and variant).
     service: ComponentService<PythonRunnerPre<RunState>>,
+    /// The runner with numpy, for programs that need it (none: they fail to import it).
+    numpy: Option<Arc<NumpyRunner>>,
     defaults: SandboxLimits,
     ceiling: SandboxLimits,
 }
@@ -45,10 +49,30 @@ impl Sandbox {
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
                 service,
+                numpy: None,
                 defaults: SandboxLimits::default_run(),
                 ceiling: SandboxLimits::ceiling(),
             }),
         })
+    }
+
+    /// The same sandbox, running programs that need numpy in `wasm`, the runner component
+    /// built with numpy (`plugins/python-runner/build.sh --with-numpy`). It is compiled the
+    /// first time a program names numpy, or fails here for want of it.
+    pub fn with_numpy_runner(
+        &self,
+        engine: &Engine,
+        cache: &CompileCache,
+        wasm: Cow<'static, [u8]>,
+    ) -> Self {
+        Sandbox {
+            inner: Arc::new(SandboxInner {
+                service: self.inner.service.clone(),
+                numpy: Some(Arc::new(NumpyRunner::new(engine, cache, wasm))),
+                defaults: self.inner.defaults.clone(),
+                ceiling: self.inner.ceiling.clone(),
+            }),
+        }
     }
 
     /// The same sandbox with other default limits (for requests that leave a limit `None`).
@@ -61,6 +85,7 @@ impl Sandbox {
         Sandbox {
             inner: Arc::new(SandboxInner {
                 service: self.inner.service.clone(),
+                numpy: self.inner.numpy.clone(),
                 defaults,
                 ceiling,
             }),
@@ -87,6 +112,46 @@ impl Sandbox {
     /// budget (which runs down while this run goes on) runs out: the outcome is then [`RunStatus::Deadline`] (a run that `stop` prevented
     /// from starting has `elapsed` zero and `fuel_used` zero).
     pub fn run_with_stop(&self, request: &RunRequest, stop: &Arc<StopSignal>) -> RunOutcome {
+        let (service, note) = self.service_for(&request.code);
+        let mut outcome = self.run_on(service, request, stop);
+        if note.is_none()
+            && std::ptr::eq(service, &self.inner.service)
+            && missed_numpy(&outcome)
+            && let Some(numpy) = &self.inner.numpy
+        {
+            outcome = match numpy.service() {
+                Ok(numpy) => self.run_on(numpy, request, stop),
+                Err(reason) => with_note(outcome, reason),
+            };
+        }
+        match note {
+            Some(reason) if missed_numpy(&outcome) => with_note(outcome, &reason),
+            _ => outcome,
+        }
+    }
+
+    /// The runner for `code`: the numpy runner when the code names numpy and there is one, else
+    /// the plain runner (with why the numpy runner is not there, when it does not load).
+    fn service_for(
+        &self,
+        code: &str,
+    ) -> (&ComponentService<PythonRunnerPre<RunState>>, Option<String>) {
+        match &self.inner.numpy {
+            Some(numpy) if names_numpy(code) => match numpy.service() {
+                Ok(service) => (service, None),
+                Err(reason) => (&self.inner.service, Some(reason.to_owned())),
+            },
+            _ => (&self.inner.service, None),
+        }
+    }
+
+    /// Runs `request` in a fresh instance of `service`.
+    fn run_on(
+        &self,
+        service: &ComponentService<PythonRunnerPre<RunState>>,
+        request: &RunRequest,
+        stop: &Arc<StopSignal>,
+    ) -> RunOutcome {
         if request.language != "python" {
             return RunOutcome::unsupported(format!(
                 "language `{}` is not available; this sandbox runs `python`",
@@ -116,10 +181,7 @@ impl Sandbox {
             let (status, exit_code, note) = classify(done.result, state, &limits, budget_bound);
             let mut stderr = state.stderr();
             if let Some(note) = note {
-                if !stderr.is_empty() && !stderr.ends_with('\n') {
-                    stderr.push('\n');
-                }
-                stderr.push_str(&note);
+                append_line(&mut stderr, &note);
             }
             RunOutcome {
                 status,
@@ -131,7 +193,6 @@ impl Sandbox {
                 stopped: state.stopped(),
             }
         };
-        let service = &self.inner.service;
         service.call(
             &request.stdin,
             &limits,
@@ -142,11 +203,12 @@ impl Sandbox {
         )
     }
 
-    /// Measures what one instance costs: instantiates `instances` fresh instances (kept alive
+    /// Measures what one instance of the runner `request` would run in costs: instantiates `instances` fresh instances (kept alive
     /// together), runs `request` in each, and reports the median instantiation time and the
     /// resident memory the process gained per instance (Linux; zero elsewhere). For benchmarks.
     pub fn footprint(&self, request: &RunRequest, instances: usize) -> Footprint {
         let limits = self.limits_for(request);
+        let (service, _) = self.service_for(&request.code);
         let before = resident_bytes();
         let mut stores = Vec::with_capacity(instances);
         let mut times = Vec::with_capacity(instances);
@@ -155,7 +217,6 @@ impl Sandbox {
                 fuel: None,
                 ..limits.clone()
             };
-            let service = &self.inner.service;
             let mut store =
                 service.store(&request.stdin, &unlimited, request.seed, StopSignal::new());
             let started = Instant::now();
@@ -201,6 +262,20 @@ fn resident_bytes() -> u64 {
         .and_then(|s| s.split_whitespace().nth(1)?.parse::<u64>().ok())
         .unwrap_or(0);
     pages * 4096
+}
+
+/// `outcome` with `note` appended to its stderr.
+fn with_note(mut outcome: RunOutcome, note: &str) -> RunOutcome {
+    append_line(&mut outcome.stderr, note);
+    outcome
+}
+
+/// Appends `line` to `text`, on a line of its own.
+fn append_line(text: &mut String, line: &str) {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(line);
 }
 
 /// The note of a run its stop signal ended.

@@ -23,6 +23,8 @@ struct Shared {
     cache: CompileCache,
     /// The runner component, or why there is none.
     runner: OnceLock<Result<Cow<'static, [u8]>, String>>,
+    /// The runner component with numpy, or why there is none.
+    numpy_runner: OnceLock<Result<Cow<'static, [u8]>, String>>,
     cell: OnceLock<Result<Sandbox, String>>,
 }
 
@@ -33,6 +35,7 @@ impl SharedSandbox {
             engine: engine.clone(),
             cache: cache.clone(),
             runner: OnceLock::new(),
+            numpy_runner: OnceLock::new(),
             cell: OnceLock::new(),
         }))
     }
@@ -40,6 +43,12 @@ impl SharedSandbox {
     /// Sets the runner component (or why there is none); false when one was already set.
     pub fn provide(&self, runner: Result<Cow<'static, [u8]>, String>) -> bool {
         self.0.runner.set(runner).is_ok()
+    }
+
+    /// Sets the runner component with numpy (or why there is none); false when one was
+    /// already set. Takes effect if set before the sandbox is first used.
+    pub fn provide_numpy(&self, runner: Result<Cow<'static, [u8]>, String>) -> bool {
+        self.0.numpy_runner.set(runner).is_ok()
     }
 
     /// The sandbox, or why it cannot run (no runner, or it does not load).
@@ -51,8 +60,14 @@ impl SharedSandbox {
             .cell
             .get_or_init(|| {
                 let wasm = runner.as_deref().map_err(Clone::clone)?;
-                Sandbox::new(&shared.engine, &shared.cache, wasm)
-                    .map_err(|e| format!("the Python runner does not load: {e:#}"))
+                let sandbox = Sandbox::new(&shared.engine, &shared.cache, wasm)
+                    .map_err(|e| format!("the Python runner does not load: {e:#}"))?;
+                Ok(match shared.numpy_runner.get() {
+                    Some(Ok(numpy)) => {
+                        sandbox.with_numpy_runner(&shared.engine, &shared.cache, numpy.clone())
+                    }
+                    _ => sandbox,
+                })
             })
             .clone()
     }
