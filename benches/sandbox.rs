@@ -7,6 +7,9 @@
 //!     cargo bench -p geode-benches --bench sandbox -- --solutions FILE
 //!     cargo bench -p geode-benches --bench sandbox -- --wasm RUNNER.wasm  # another component
 //!
+//! The same for numpy: the p50 of a small numpy program, and what one instance of the runner
+//! with numpy costs (the built-in sandbox only; `--wasm` gives one runner).
+//!
 //! It also reports what one instance costs (median instantiation time, resident memory per
 //! live instance after a small run, over 64 instances held at once) and the time to judge an
 //! answer that loops forever in `code:CodeContest` (12 tests, per-test timeout `--loop-timeout`
@@ -35,6 +38,9 @@ const SMALL_STDIN: &str = "1 2 3 4 5 6 7 8 9 10\n";
 const CPU_BOUND: &str =
     "s = 0\nfor i in range(2_000_000):\n    s = (s + i * i) % 1_000_003\nprint(s)";
 
+/// The small numpy program: the same sum, through an array.
+const SMALL_NUMPY: &str = "import numpy as np\nprint(np.array(input().split(), dtype=int).sum())";
+
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
@@ -43,13 +49,16 @@ fn small() -> RunRequest {
     RunRequest::python(SMALL, SMALL_STDIN)
 }
 
-/// Per-run latencies of `n` sequential small runs, sorted.
-fn latencies(sandbox: &Sandbox, n: usize) -> Vec<Duration> {
-    let request = small();
+fn small_numpy() -> RunRequest {
+    RunRequest::python(SMALL_NUMPY, SMALL_STDIN)
+}
+
+/// Per-run latencies of `n` sequential runs of `request` (which prints 55), sorted.
+fn latencies(sandbox: &Sandbox, request: &RunRequest, n: usize) -> Vec<Duration> {
     let mut times: Vec<Duration> = (0..n)
         .map(|_| {
             let started = Instant::now();
-            let outcome = sandbox.run(&request);
+            let outcome = sandbox.run(request);
             assert_eq!(outcome.stdout, "55\n", "{}", outcome.stderr);
             started.elapsed()
         })
@@ -104,9 +113,16 @@ fn main() {
     };
     let load = started.elapsed();
     let footprint = sandbox.footprint(&small(), 64);
-    latencies(&sandbox, 50);
-    let times = latencies(&sandbox, 2_000);
+    latencies(&sandbox, &small(), 50);
+    let times = latencies(&sandbox, &small(), 2_000);
     let (p50, p99) = (percentile(&times, 0.5), percentile(&times, 0.99));
+    // The runner with numpy (absent with `--wasm`: the program then fails and is skipped).
+    let numpy = (sandbox.run(&small_numpy()).stdout == "55\n").then(|| {
+        let footprint = sandbox.footprint(&small_numpy(), 64);
+        latencies(&sandbox, &small_numpy(), 50);
+        let times = latencies(&sandbox, &small_numpy(), 500);
+        (percentile(&times, 0.5), footprint)
+    });
     let cpu_runs: Vec<Duration> = (0..5)
         .map(|_| sandbox.run(&RunRequest::python(CPU_BOUND, "")))
         .map(|o| {
@@ -135,6 +151,12 @@ fn main() {
             "loop_judge_ms": ms(looping),
             "loop_timeout_s": loop_timeout,
         });
+        if let Some((numpy_p50, numpy_footprint)) = &numpy {
+            line["numpy_p50_ms"] = json!(ms(*numpy_p50));
+            line["numpy_instantiate_ms"] = json!(ms(numpy_footprint.instantiate));
+            line["numpy_resident_mb_per_instance"] =
+                json!(numpy_footprint.resident_bytes_per_instance as f64 / 1048576.0);
+        }
         if let Some(sample) = &sample {
             line["code_sample_ms"] = json!(ms(sample.median));
             line["code_sample_problems"] = json!(sample.problems);
@@ -163,6 +185,20 @@ fn main() {
             "resident memory per live instance   {:>8.2} MiB",
             footprint.resident_bytes_per_instance as f64 / 1048576.0
         );
+        if let Some((numpy_p50, numpy_footprint)) = &numpy {
+            println!(
+                "small numpy program, p50            {:>8.3} ms",
+                ms(*numpy_p50)
+            );
+            println!(
+                "numpy runner: instantiate           {:>8.3} ms",
+                ms(numpy_footprint.instantiate)
+            );
+            println!(
+                "numpy runner: memory per instance   {:>8.2} MiB",
+                numpy_footprint.resident_bytes_per_instance as f64 / 1048576.0
+            );
+        }
         println!(
             "judge a looping answer (12 tests, {loop_timeout} s timeout) {:>8.0} ms",
             ms(looping)

@@ -13,8 +13,11 @@ tests (12 run), GEM's fixed 10 s per-test timeout on both sides (GEM: 5 worker t
 test runs to its timeout; geode: tests in parallel, stop at the first failure, one 10 s budget
 for the answer).
 
-geode only: instantiation time and resident memory per live instance of the Python runner
-(`--baseline-wasm FILE` also measures another runner component, such as one built from an
+A small numpy program (the same sum through an array): GEM's subprocess imports numpy each
+run; geode runs it in the runner built with numpy.
+
+geode only: instantiation time and resident memory per live instance of the Python runner, and
+of the runner with numpy (`--baseline-wasm FILE` also measures another runner component, such as one built from an
 older guest, for comparison).
 
 End-to-end reward time: every problem of the shipped code sample
@@ -42,19 +45,24 @@ SAMPLE_DIR = ROOT / "host" / "builtins" / "src" / "gem" / "data"
 SMALL = "print(sum(map(int, input().split())))"
 SMALL_STDIN = "1 2 3 4 5 6 7 8 9 10\n"
 CPU_BOUND = "s = 0\nfor i in range(2_000_000):\n    s = (s + i * i) % 1_000_003\nprint(s)"
+SMALL_NUMPY = "import numpy as np\nprint(np.array(input().split(), dtype=int).sum())"
 
 GEM_DRIVER = r"""
 import json, sys, time
 from concurrent.futures import ThreadPoolExecutor
 from gem.utils.sandbox import run_python
-small, stdin, cpu, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-def once():
-    ok, out, err = run_python(small, "none", stdin=stdin)
+small, stdin, cpu, runs, small_numpy = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+def once(program=small):
+    ok, out, err = run_python(program, "none", stdin=stdin)
     assert ok and out == "55\n", (ok, out, err)
 times = []
 for _ in range(runs):
     t = time.perf_counter(); once(); times.append(time.perf_counter() - t)
 times.sort()
+numpy_times = []
+for _ in range(max(10, runs // 4)):
+    t = time.perf_counter(); once(small_numpy); numpy_times.append(time.perf_counter() - t)
+numpy_times.sort()
 cpu_times = []
 for _ in range(3):
     t = time.perf_counter(); ok, out, err = run_python(cpu, "none"); cpu_times.append(time.perf_counter() - t)
@@ -70,6 +78,7 @@ for _ in range(3):
 print(json.dumps({
     "small_p50_ms": times[len(times) // 2] * 1e3,
     "small_p99_ms": times[min(len(times) - 1, round((len(times) - 1) * 0.99))] * 1e3,
+    "numpy_p50_ms": numpy_times[len(numpy_times) // 2] * 1e3,
     "cpu_bound_ms": min(cpu_times) * 1e3,
     "runs_per_s_1_thread": rate(1),
     "runs_per_s_2_threads": rate(2),
@@ -169,7 +178,7 @@ def main() -> None:
     python = gem_python(args.gem_venv.absolute())
     env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     out = subprocess.run(
-        [str(python), "-c", GEM_DRIVER, SMALL, SMALL_STDIN, CPU_BOUND, str(args.runs)],
+        [str(python), "-c", GEM_DRIVER, SMALL, SMALL_STDIN, CPU_BOUND, str(args.runs), SMALL_NUMPY],
         cwd=workdir, env=env, capture_output=True, text=True, check=True,
     )
     theirs = json.loads(out.stdout.strip().splitlines()[-1])
@@ -185,6 +194,7 @@ def main() -> None:
     rows = [
         ("small stdin program, p50 (ms)", "small_p50_ms", False),
         ("small stdin program, p99 (ms)", "small_p99_ms", False),
+        ("small numpy program, p50 (ms)", "numpy_p50_ms", False),
         ("CPU-bound program (ms)", "cpu_bound_ms", False),
         ("runs/s, 1 thread", "runs_per_s_1_thread", True),
         ("runs/s, 2 threads", "runs_per_s_2_threads", True),
@@ -216,10 +226,12 @@ def main() -> None:
         ("small program p99 (ms)", "small_p99_ms", "{:.3f}"),
         ("runs/s, 1 thread", "runs_per_s_1_thread", "{:,.0f}"),
         ("runs/s, 2 threads", "runs_per_s_2_threads", "{:,.0f}"),
+        ("runner with numpy: instantiate (ms, median of 64)", "numpy_instantiate_ms", "{:.3f}"),
+        ("runner with numpy: resident memory per live instance (MiB)", "numpy_resident_mb_per_instance", "{:.2f}"),
     ]:
         line = f"| {label} | {fmt.format(ours[key])} |"
         if baseline:
-            line += f" {fmt.format(baseline[key])} |"
+            line += f" {fmt.format(baseline[key]) if key in baseline else '-'} |"
         print(line)
     scaling = ours["runs_per_s_2_threads"] / ours["runs_per_s_1_thread"]
     print(f"\n2 threads / 1 thread: {scaling:.2f}x")
