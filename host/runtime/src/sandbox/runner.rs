@@ -112,36 +112,32 @@ impl Sandbox {
     /// budget (which runs down while this run goes on) runs out: the outcome is then [`RunStatus::Deadline`] (a run that `stop` prevented
     /// from starting has `elapsed` zero and `fuel_used` zero).
     pub fn run_with_stop(&self, request: &RunRequest, stop: &Arc<StopSignal>) -> RunOutcome {
-        let (service, note) = self.service_for(&request.code);
-        let mut outcome = self.run_on(service, request, stop);
-        if note.is_none()
-            && std::ptr::eq(service, &self.inner.service)
-            && missed_numpy(&outcome)
-            && let Some(numpy) = &self.inner.numpy
-        {
-            outcome = match numpy.service() {
-                Ok(numpy) => self.run_on(numpy, request, stop),
+        let plain = &self.inner.service;
+        let Some(numpy) = &self.inner.numpy else {
+            return self.run_on(plain, request, stop);
+        };
+        if !names_numpy(&request.code) {
+            let outcome = self.run_on(plain, request, stop);
+            if !missed_numpy(&outcome) {
+                return outcome;
+            }
+            // It imports numpy in a way its text does not show: again, with numpy.
+            return match numpy.service() {
+                Ok(service) => self.run_on(service, request, stop),
                 Err(reason) => with_note(outcome, reason),
             };
         }
-        match note {
-            Some(reason) if missed_numpy(&outcome) => with_note(outcome, &reason),
-            _ => outcome,
+        match numpy.service() {
+            Ok(service) => self.run_on(service, request, stop),
+            Err(reason) => with_note(self.run_on(plain, request, stop), reason),
         }
     }
 
-    /// The runner for `code`: the numpy runner when the code names numpy and there is one, else
-    /// the plain runner (with why the numpy runner is not there, when it does not load).
-    fn service_for(
-        &self,
-        code: &str,
-    ) -> (&ComponentService<PythonRunnerPre<RunState>>, Option<String>) {
+    /// The runner `code` starts in: the one with numpy when the code names numpy and it loads.
+    fn service_for(&self, code: &str) -> &ComponentService<PythonRunnerPre<RunState>> {
         match &self.inner.numpy {
-            Some(numpy) if names_numpy(code) => match numpy.service() {
-                Ok(service) => (service, None),
-                Err(reason) => (&self.inner.service, Some(reason.to_owned())),
-            },
-            _ => (&self.inner.service, None),
+            Some(numpy) if names_numpy(code) => numpy.service().unwrap_or(&self.inner.service),
+            _ => &self.inner.service,
         }
     }
 
@@ -203,12 +199,13 @@ impl Sandbox {
         )
     }
 
-    /// Measures what one instance of the runner `request` would run in costs: instantiates `instances` fresh instances (kept alive
-    /// together), runs `request` in each, and reports the median instantiation time and the
-    /// resident memory the process gained per instance (Linux; zero elsewhere). For benchmarks.
+    /// Measures what one instance of the runner `request` starts in costs: instantiates
+    /// `instances` fresh instances (kept alive together), runs `request` in each, and reports
+    /// the median instantiation time and the resident memory the process gained per instance
+    /// (Linux; zero elsewhere). For benchmarks.
     pub fn footprint(&self, request: &RunRequest, instances: usize) -> Footprint {
         let limits = self.limits_for(request);
-        let (service, _) = self.service_for(&request.code);
+        let service = self.service_for(&request.code);
         let before = resident_bytes();
         let mut stores = Vec::with_capacity(instances);
         let mut times = Vec::with_capacity(instances);
