@@ -78,3 +78,26 @@ fn only_programs_that_need_numpy_run_with_it() {
         "10\n"
     );
 }
+
+#[test]
+fn a_numpy_runner_that_does_not_load_is_named_in_the_error() {
+    // A broken numpy runner leaves plain programs alone and tells numpy programs why.
+    let runtime = geode_tests::runtime();
+    let plain = geode_builtins::python_runner_component().expect("the runner was built");
+    let sandbox = Sandbox::new(runtime.engine(), runtime.cache(), plain)
+        .expect("the runner loads")
+        .with_numpy_runner(runtime.engine(), runtime.cache(), b"not a component".into());
+    let plain_run = sandbox.run(&RunRequest::python("print(6 * 7)", ""));
+    assert_eq!(
+        (plain_run.status, plain_run.stdout.as_str()),
+        (RunStatus::Ok, "42\n")
+    );
+    let numpy_run = sandbox.run(&RunRequest::python("import numpy", ""));
+    assert_eq!(numpy_run.status, RunStatus::RuntimeError);
+    assert!(
+        numpy_run.stderr.contains("ModuleNotFoundError")
+            && numpy_run.stderr.contains("the numpy runner does not load"),
+        "{}",
+        numpy_run.stderr
+    );
+}
