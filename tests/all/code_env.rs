@@ -295,29 +295,19 @@ fn an_answer_without_code_is_a_format_error() {
 
 #[test]
 fn undefined_names_get_gems_base_imports() {
-    // GEM reruns a program failing with "is not defined" with its BASE_IMPORTS prepended.
-    let mut env = code_env("code:CodeContest", json!({}));
-    reset_to(&mut env, "GCD and LCM");
-    let step = env
-        .step(&answer(
-            "a, b = map(int, input().split())\ng = gcd(a, b)\nprint(g, a // g * b)",
-        ))
-        .unwrap();
-    assert_eq!(step.reward, 1.0, "{:?}", step.info);
-}
-
-#[test]
-fn undefined_np_gets_numpy_from_gems_base_imports() {
-    // GEM's BASE_IMPORTS include `import numpy as np`: a program using `np` unimported passes.
+    // GEM reruns a program failing with "is not defined" with its BASE_IMPORTS prepended;
+    // they include `import numpy as np`.
     geode_tests::numpy_ready();
     let mut env = code_env("code:CodeContest", json!({}));
-    reset_to(&mut env, "GCD and LCM");
-    let step = env
-        .step(&answer(
-            "a, b = map(int, input().split())\ng = int(np.gcd(a, b))\nprint(g, a // g * b)",
-        ))
-        .unwrap();
-    assert_eq!(step.reward, 1.0, "{:?}", step.info);
+    for gcd in ["gcd(a, b)", "int(np.gcd(a, b))"] {
+        reset_to(&mut env, "GCD and LCM");
+        let step = env
+            .step(&answer(&format!(
+                "a, b = map(int, input().split())\ng = {gcd}\nprint(g, a // g * b)"
+            )))
+            .unwrap();
+        assert_eq!(step.reward, 1.0, "{gcd}: {:?}", step.info);
+    }
 }
 
 #[test]

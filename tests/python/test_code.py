@@ -34,3 +34,15 @@ def test_make_vec_and_bad_config(gem):
     assert list(rewards) == [1.0, -0.1]
     with pytest.raises(gem.BadConfigError, match="max_test"):
         gem.make("code:CodeContest", max_test=3)
+
+
+def test_numpy_answers_are_graded_like_any_other(gem):
+    # numpy programs run in the sandbox's runner built with numpy; int64 holds 2 * 10**18.
+    env = gem.make("code:CodeContest", timeout=10)
+    env.reset(seed=SUM_OF_TWO_SEED)
+    numpy_answer = "```python\nimport numpy as np\nprint(np.array(input().split(), dtype=np.int64).sum())\n```"
+    _, reward, _, _, info = env.step(numpy_answer)
+    assert reward == 1.0, info
+    env.reset(seed=SUM_OF_TWO_SEED)
+    _, reward, _, _, info = env.step("```python\nimport numpy as np\nprint(np.int32(input().split()[0]))\n```")
+    assert reward == 0.0 and info["tests"][0]["verdict"] == "wrong_answer"
