@@ -58,9 +58,8 @@ rm -rf "$src" && tar xzf "$work/numpy.tar.gz" -C "$work"
 
 # CPython 3.14's headers with a pyconfig.h for wasm32-wasi.
 inc=$work/include/python3.14
-if [ ! -f "$inc/pyconfig.h" ]; then
-    curl -fsSL -o "$work/Packages.xz" "$DEBIAN/dists/sid/main/binary-amd64/Packages.xz"
-    deb=$("$py" - "$work/Packages.xz" <<'PY'
+curl -fsSL -o "$work/Packages.xz" "$DEBIAN/dists/sid/main/binary-amd64/Packages.xz"
+deb=$("$py" - "$work/Packages.xz" <<'PY'
 import lzma, sys
 for entry in lzma.open(sys.argv[1], "rt").read().split("\n\n"):
     fields = dict(line.split(": ", 1) for line in entry.splitlines() if ": " in line)
@@ -69,18 +68,17 @@ for entry in lzma.open(sys.argv[1], "rt").read().split("\n\n"):
         break
 PY
 )
-    [ -n "$deb" ] || { echo "libpython3.14-dev is not in Debian's index" >&2; exit 1; }
-    rm -rf "$work/deb" && mkdir -p "$work/deb"
-    curl -fsSL -o "$work/deb/dev.deb" "$DEBIAN/$deb"
-    (cd "$work/deb" && "$zig" ar x dev.deb &&
-        "$py" -c 'import glob, tarfile; tarfile.open(glob.glob("data.tar.*")[0]).extractall(".", filter="data")')
-    rm -rf "$work/include" && mkdir -p "$inc"
-    cp -r "$work/deb/usr/include/python3.14/." "$inc/"
-    "$py" "$here/pyconfig.py" "$zig" "$work/deb/usr/include/x86_64-linux-gnu/python3.14/pyconfig.h" \
-        "$inc/pyconfig.h" "$work/pyconfig-checks"
-    # A C header CPython installs uses C's `restrict`, which C++ spells `__restrict`.
-    sed -i 's/\*restrict /*__restrict /g' "$inc/cpython/pthread_stubs.h"
-fi
+[ -n "$deb" ] || { echo "libpython3.14-dev is not in Debian's index" >&2; exit 1; }
+rm -rf "$work/deb" && mkdir -p "$work/deb"
+curl -fsSL -o "$work/deb/dev.deb" "$DEBIAN/$deb"
+(cd "$work/deb" && "$zig" ar x dev.deb &&
+    "$py" -c 'import glob, tarfile; tarfile.open(glob.glob("data.tar.*")[0]).extractall(".", filter="data")')
+rm -rf "$work/include" && mkdir -p "$inc"
+cp -r "$work/deb/usr/include/python3.14/." "$inc/"
+"$py" "$here/pyconfig.py" "$zig" "$work/deb/usr/include/x86_64-linux-gnu/python3.14/pyconfig.h" \
+    "$inc/pyconfig.h" "$work/pyconfig-checks"
+# A C header CPython installs uses C's `restrict`, which C++ spells `__restrict`.
+sed -i 's/\*restrict /*__restrict /g' "$inc/cpython/pthread_stubs.h"
 
 # What every shared library links statically: compiler-rt (128-bit long double arithmetic),
 # libc++ and libc++abi (zig builds them for wasm32-wasi; the runner has no C++ library of a
@@ -166,3 +164,6 @@ rm -f _core/_multiarray_tests.* _core/_umath_tests.* _core/_rational_tests.* \
 cd "$root"
 rm -rf "$site" && mv "$site.tmp" "$site"
 echo "$wanted" > "$stamp"
+# Keep the tools and numpy's source archive; the rest is made again by the next build.
+rm -rf "$build" "$stage" "$src" "$work/deb" "$work/include" "$work/pyconfig-checks" \
+    "$work/zig-cache" "$libs" "$bin" "$work/cross.ini" "$work/Packages.xz"
