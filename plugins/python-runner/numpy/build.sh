@@ -5,11 +5,12 @@
 #   plugins/python-runner/numpy/build.sh [SITE]   (default: target/numpy-wasi/site)
 #
 # SITE receives the `numpy` package (Python files and `.cpython-314-wasm32-wasi.so` modules).
-# Everything comes from package registries and is pinned: numpy's source distribution (PyPI,
-# sha256-checked), zig (PyPI `ziglang`: clang, wasm-ld, wasi-libc, libc++ and compiler-rt),
-# Cython and ninja (PyPI), and CPython 3.14's headers (Debian's libpython3.14-dev; the runner's
-# CPython is 3.14, and headers within 3.14 share one ABI). A stamp skips the build when these
-# files did not change. Takes about 3 minutes on two cores; needs python3 and the network once.
+# Everything comes from package registries: numpy's source distribution (PyPI, sha256-pinned),
+# zig (PyPI `ziglang`, pinned: clang, wasm-ld, wasi-libc, libc++ and compiler-rt), Cython and
+# ninja (PyPI, pinned), and CPython 3.14's headers (Debian's libpython3.14-dev, the current one
+# of sid or forky: the runner's CPython is 3.14, and headers within 3.14 share one ABI). A
+# stamp skips the build when these files did not change. Takes about 3 minutes on two cores;
+# needs python3 and the network once.
 set -eu
 NUMPY_VERSION=2.5.5
 NUMPY_URL=https://files.pythonhosted.org/packages/4e/3a/8770c288c47f0b5c2a786d3c20e79f66fd245f2d42cd232d7cd5e00e83e5/numpy-2.5.5.tar.gz
@@ -58,8 +59,11 @@ rm -rf "$src" && tar xzf "$work/numpy.tar.gz" -C "$work"
 
 # CPython 3.14's headers with a pyconfig.h for wasm32-wasi.
 inc=$work/include/python3.14
-curl -fsSL -o "$work/Packages.xz" "$DEBIAN/dists/sid/main/binary-amd64/Packages.xz"
-deb=$("$py" - "$work/Packages.xz" <<'PY'
+# The first of these Debian suites that has the package (unstable, then testing).
+deb=""
+for suite in sid forky; do
+    curl -fsSL -o "$work/Packages.xz" "$DEBIAN/dists/$suite/main/binary-amd64/Packages.xz"
+    deb=$("$py" - "$work/Packages.xz" <<'PY'
 import lzma, sys
 for entry in lzma.open(sys.argv[1], "rt").read().split("\n\n"):
     fields = dict(line.split(": ", 1) for line in entry.splitlines() if ": " in line)
@@ -68,7 +72,9 @@ for entry in lzma.open(sys.argv[1], "rt").read().split("\n\n"):
         break
 PY
 )
-[ -n "$deb" ] || { echo "libpython3.14-dev is not in Debian's index" >&2; exit 1; }
+    [ -n "$deb" ] && break
+done
+[ -n "$deb" ] || { echo "libpython3.14-dev is in neither Debian sid nor forky" >&2; exit 1; }
 rm -rf "$work/deb" && mkdir -p "$work/deb"
 curl -fsSL -o "$work/deb/dev.deb" "$DEBIAN/$deb"
 (cd "$work/deb" && "$zig" ar x dev.deb &&
