@@ -28,6 +28,17 @@ def test_types_and_seeds(gem, async_mode):
     assert isinstance(infos, list) and all(isinstance(i, dict) for i in infos)
 
 
+def test_actions_may_be_any_sequence_of_str(gem, async_mode):
+    vec = gem.make_vec([EASY] * 2, async_mode=async_mode)
+    vec.reset(seed=0)
+    by_list = vec.step(["\\boxed{1}", "\\boxed{2}"])[0]
+    vec.reset(seed=0)
+    assert vec.step(("\\boxed{1}", "\\boxed{2}"))[0] == by_list
+    with pytest.raises(TypeError, match=r"actions\[1\] is int, not str"):
+        vec.step(["\\boxed{1}", 2])
+    assert len(vec.step(["\\boxed{3}"] * 2)[0]) == 2  # a refused batch stepped nothing
+
+
 def test_same_step(gem, async_mode):
     vec = gem.make_vec([EASY] * 2, async_mode=async_mode)
     assert vec.autoreset_mode == gem.AutoresetMode.SAME_STEP

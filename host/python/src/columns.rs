@@ -5,7 +5,8 @@
 use crate::batch::InfoCache;
 use crate::errors::{self, IntoPyResult};
 use geode_runtime::VectorStep;
-use numpy::IntoPyArray;
+use numpy::PyArray1;
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -72,15 +73,36 @@ impl LastResult {
     }
 }
 
+/// The actions of a whole-batch step: the strings of a list (read by index, the common case) or
+/// of any other sequence, each checked to be a `str`.
+pub fn action_strings<'py>(actions: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyString>>> {
+    let Ok(list) = actions.cast::<PyList>() else {
+        return actions.extract();
+    };
+    list.iter()
+        .enumerate()
+        .map(|(k, action)| {
+            action.cast_into::<PyString>().map_err(|e| {
+                let kind = e.into_inner().get_type().name().map(|n| n.to_string());
+                PyTypeError::new_err(format!(
+                    "actions[{k}] is {}, not str",
+                    kind.unwrap_or_else(|_| "not a str".into())
+                ))
+            })
+        })
+        .collect()
+}
+
 /// A whole-batch step for Python: the actions read in place from the Python strings, `step`
 /// run with the GIL released and given a `take` that converts finished slots (it takes the GIL
 /// for a moment each time), the result tuple kept in `last` until the next step.
 pub fn step_all<'py>(
     py: Python<'py>,
-    actions: &[Bound<'py, PyString>],
+    actions: &Bound<'py, PyAny>,
     last: &LastResult,
     step: impl FnOnce(&[&str], &mut dyn FnMut(&mut VectorStep)) -> geode_runtime::Result<()> + Send,
 ) -> PyResult<Bound<'py, PyTuple>> {
+    let actions = action_strings(actions)?;
     let texts = actions
         .iter()
         .map(|a| a.to_str())
@@ -193,9 +215,9 @@ impl Columns {
             [
                 PyList::new(py, self.indices)?.into_any(),
                 observations.into_bound(py).into_any(),
-                self.rewards.into_pyarray(py).into_any(),
-                self.terminated.into_pyarray(py).into_any(),
-                self.truncated.into_pyarray(py).into_any(),
+                PyArray1::from_slice(py, &self.rewards).into_any(),
+                PyArray1::from_slice(py, &self.terminated).into_any(),
+                PyArray1::from_slice(py, &self.truncated).into_any(),
                 infos.into_bound(py).into_any(),
                 rare(self.final_observations),
                 rare(self.final_infos),

@@ -13,7 +13,7 @@ use geode_runtime::{
     AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, Units, VectorStep,
 };
 use pyo3::prelude::*;
-use pyo3::types::{PyString, PyTuple};
+use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -172,9 +172,9 @@ impl PyAsyncPool {
     fn step_all<'py>(
         &self,
         py: Python<'py>,
-        actions: Vec<Bound<'py, PyString>>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        columns::step_all(py, &actions, &self.last, |texts, take| {
+        columns::step_all(py, actions, &self.last, |texts, take| {
             let _owner = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
             self.no_pending_results()?;
             self.pool.step_all_now(texts, take)

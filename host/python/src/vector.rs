@@ -110,9 +110,9 @@ impl PyVectorEnv {
     fn step_all<'py>(
         &self,
         py: Python<'py>,
-        actions: Vec<Bound<'py, PyString>>,
+        actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
-        columns::step_all(py, &actions, &self.last, |texts, take| {
+        columns::step_all(py, actions, &self.last, |texts, take| {
             self.lock().step_streamed(texts, take)
         })
     }
