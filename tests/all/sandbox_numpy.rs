@@ -80,6 +80,31 @@ fn only_programs_that_need_numpy_run_with_it() {
 }
 
 #[test]
+fn a_rerun_with_numpy_gets_only_what_the_first_run_left() {
+    // The rerun after a hidden import must not double the request's budget: the program's
+    // work before the import is done twice, and the fuel for 1.5 times it runs out.
+    let sandbox = sandbox();
+    let work = "s = 0\nfor i in range(300_000):\n    s += i * i\n";
+    let alone = sandbox.run(&RunRequest::python(work, ""));
+    assert_eq!(alone.status, RunStatus::Ok, "{}", alone.stderr);
+    let budget = alone.fuel_used * 3 / 2;
+    let hidden = format!("{work}np = __import__('nu' + 'mpy')\nprint(np.int64(s))");
+    let limited = RunRequest::python(hidden.as_str(), "").with_fuel(budget);
+    let outcome = sandbox.run(&limited);
+    assert_eq!(outcome.status, RunStatus::OutOfFuel, "{}", outcome.stderr);
+    assert!(
+        outcome.fuel_used >= alone.fuel_used && outcome.fuel_used <= budget,
+        "both runs used {} of {budget}",
+        outcome.fuel_used
+    );
+    // With room for both runs, the answer comes back, and both runs are counted.
+    let roomy = RunRequest::python(hidden.as_str(), "").with_fuel(alone.fuel_used * 4);
+    let outcome = sandbox.run(&roomy);
+    assert_eq!(outcome.status, RunStatus::Ok, "{}", outcome.stderr);
+    assert!(outcome.fuel_used > 2 * alone.fuel_used - alone.fuel_used / 10);
+}
+
+#[test]
 fn a_numpy_runner_that_does_not_load_is_named_in_the_error() {
     // A broken numpy runner leaves plain programs alone and tells numpy programs why.
     let runtime = geode_tests::runtime();

@@ -123,7 +123,7 @@ impl Sandbox {
             }
             // It imports numpy in a way its text does not show: again, with numpy.
             return match numpy.service() {
-                Ok(service) => self.run_on(service, request, stop),
+                Ok(service) => self.rerun_on(service, request, stop, &outcome),
                 Err(reason) => with_note(outcome, reason),
             };
         }
@@ -131,6 +131,26 @@ impl Sandbox {
             Ok(service) => self.run_on(service, request, stop),
             Err(reason) => with_note(self.run_on(plain, request, stop), reason),
         }
+    }
+
+    /// Runs `request` again in `service` after `first` (a run of it elsewhere) failed: on what
+    /// `first` left of the request's fuel and time, so that both runs together stay within the
+    /// request's limits; the outcome counts both runs' fuel and time.
+    fn rerun_on(
+        &self,
+        service: &ComponentService<PythonRunnerPre<RunState>>,
+        request: &RunRequest,
+        stop: &Arc<StopSignal>,
+        first: &RunOutcome,
+    ) -> RunOutcome {
+        let limits = self.limits_for(request);
+        let mut rest = request.clone();
+        rest.timeout = Some(limits.timeout.saturating_sub(first.elapsed));
+        rest.fuel = limits.fuel.map(|fuel| fuel.saturating_sub(first.fuel_used));
+        let mut outcome = self.run_on(service, &rest, stop);
+        outcome.elapsed += first.elapsed;
+        outcome.fuel_used = outcome.fuel_used.saturating_add(first.fuel_used);
+        outcome
     }
 
     /// The runner `code` starts in: the one with numpy when the code names numpy and it loads.
