@@ -32,6 +32,8 @@ pub struct Columns {
     final_infos: Option<Py<PyList>>,
     errors: Option<Py<PyList>>,
     info_cache: InfoCache,
+    /// Whether the step covers every slot in order (the tuple's indices are then `None`).
+    all_slots: bool,
     /// The first conversion that failed; the step's result is this error.
     failure: Option<PyErr>,
     /// The vector env's previous result, released at the first take (see [`LastResult`]).
@@ -73,41 +75,74 @@ impl LastResult {
     }
 }
 
-/// The actions of a whole-batch step: the strings of a list (read by index, the common case) or
-/// of any other sequence, each checked to be a `str`.
-pub fn action_strings<'py>(actions: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyString>>> {
-    let Ok(list) = actions.cast::<PyList>() else {
-        return actions.extract();
-    };
-    list.iter()
-        .enumerate()
-        .map(|(k, action)| {
-            action.cast_into::<PyString>().map_err(|e| {
-                let kind = e.into_inner().get_type().name().map(|n| n.to_string());
-                PyTypeError::new_err(format!(
-                    "actions[{k}] is {}, not str",
-                    kind.unwrap_or_else(|_| "not a str".into())
-                ))
-            })
-        })
-        .collect()
+/// The actions of a whole-batch step, copied into one buffer while the GIL is held (so no
+/// Python object needs to stay referenced while the envs step without it).
+#[derive(Default)]
+struct ActionTexts {
+    text: String,
+    ends: Vec<usize>,
 }
 
-/// A whole-batch step for Python: the actions read in place from the Python strings, `step`
-/// run with the GIL released and given a `take` that converts finished slots (it takes the GIL
-/// for a moment each time), the result tuple kept in `last` until the next step.
+impl ActionTexts {
+    /// The strings of `actions`: a list (read by index, the common case) or any other sequence,
+    /// each checked to be a `str`.
+    fn read(actions: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let mut out = ActionTexts::default();
+        match actions.cast::<PyList>() {
+            Ok(list) => {
+                out.ends.reserve(list.len());
+                for (k, action) in list.iter().enumerate() {
+                    out.push(k, &action)?;
+                }
+            }
+            Err(_) => {
+                for (k, action) in actions.try_iter()?.enumerate() {
+                    out.push(k, &action?)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn push(&mut self, k: usize, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let Ok(text) = action.cast::<PyString>() else {
+            let kind = action.get_type().name()?;
+            return Err(PyTypeError::new_err(format!(
+                "actions[{k}] is {kind}, not str"
+            )));
+        };
+        self.text.push_str(text.to_str()?);
+        self.ends.push(self.text.len());
+        Ok(())
+    }
+
+    /// Each action's text.
+    fn texts(&self) -> Vec<&str> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let text = &self.text[start..end];
+                start = end;
+                text
+            })
+            .collect()
+    }
+}
+
+/// A whole-batch step for Python: the actions copied out of the Python strings, `step` run with
+/// the GIL released and given a `take` that converts finished slots (it takes the GIL for a
+/// moment each time), the result tuple kept in `last` until the next step. The tuple's indices
+/// are `None`: every slot, in order.
 pub fn step_all<'py>(
     py: Python<'py>,
     actions: &Bound<'py, PyAny>,
     last: &LastResult,
     step: impl FnOnce(&[&str], &mut dyn FnMut(&mut VectorStep)) -> geode_runtime::Result<()> + Send,
 ) -> PyResult<Bound<'py, PyTuple>> {
-    let actions = action_strings(actions)?;
-    let texts = actions
-        .iter()
-        .map(|a| a.to_str())
-        .collect::<PyResult<Vec<&str>>>()?;
-    let mut columns = Columns::new((0..texts.len()).collect(), last.take());
+    let actions = ActionTexts::read(actions)?;
+    let texts = actions.texts();
+    let mut columns = Columns::for_all_slots(texts.len(), last.take());
     py.detach(|| {
         step(&texts, &mut |ready| {
             Python::attach(|py| columns.take(py, ready))
@@ -140,8 +175,17 @@ impl Columns {
             final_infos: None,
             errors: None,
             info_cache: InfoCache::default(),
+            all_slots: false,
             failure: None,
             previous,
+        }
+    }
+
+    /// Columns for a step of every slot `0..n`, in order: the tuple's indices are `None`.
+    pub fn for_all_slots(n: usize, previous: Option<Py<PyAny>>) -> Self {
+        Columns {
+            all_slots: true,
+            ..Self::new((0..n).collect(), previous)
         }
     }
 
@@ -210,10 +254,14 @@ impl Columns {
             Some(list) => list.into_bound(py).into_any(),
             None => py.None().into_bound(py),
         };
+        let indices = match self.all_slots {
+            true => py.None().into_bound(py),
+            false => PyList::new(py, self.indices)?.into_any(),
+        };
         PyTuple::new(
             py,
             [
-                PyList::new(py, self.indices)?.into_any(),
+                indices,
                 observations.into_bound(py).into_any(),
                 PyArray1::from_slice(py, &self.rewards).into_any(),
                 PyArray1::from_slice(py, &self.terminated).into_any(),

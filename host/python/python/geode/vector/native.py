@@ -145,21 +145,17 @@ class NativeVectorEnv(VectorEnv):
         return self._finish(raw, acts)
 
     def _finish(self, raw, actions: Sequence):
-        """GEM's return values from a raw native batch, after chat layers and error policy."""
-        obs, rewards, terms, truncs, infos = self._postprocess(raw, actions)
-        return (
-            obs,
-            np.asarray(rewards, dtype=np.float64),
-            np.asarray(terms, dtype=np.bool_),
-            np.asarray(truncs, dtype=np.bool_),
-            infos,
-        )
+        """GEM's return values from a raw native batch (whose rewards and flags are already
+        float64 and bool arrays), after chat layers and error policy."""
+        return self._postprocess(raw, actions)
 
     def _postprocess(self, raw, actions: Sequence, batch: bool = True):
         """Chat layers, error infos, final observations and the error policy, on lists. A batch
         step also records its final observations, final infos and errors on the vector env."""
         indices, obs, rewards, terms, truncs, infos, fobs, finfos, errs = raw
-        n = len(indices)
+        n = len(obs)
+        if indices is None:  # a step of every slot, in order
+            indices = range(n)
         fobs = fobs if fobs is not None else [None] * n
         finfos = finfos if finfos is not None else [None] * n
         if errs is not None:
