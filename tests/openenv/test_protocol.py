@@ -201,7 +201,8 @@ def test_oversize_actions(guess):
         r = http.post("/step", json={"action": {"message": over_env_limit}, "seed": 1})
         assert r.status_code == 413 and r.json()["kind"] == "InputTooLargeError"
         r = http.post("/step", json={"action": {"message": over_server_limit}})
-        assert r.status_code == 413
+        # The unread body leaves the connection unusable: the reply says so, the client reconnects.
+        assert r.status_code == 413 and r.headers["connection"] == "close"
         assert http.get("/health").status_code == 200
 
 

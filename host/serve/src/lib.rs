@@ -43,7 +43,23 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .route("/health", get(http::health))
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limit))
+        .layer(axum::middleware::map_response(close_after_refused_body))
         .with_state(sessions)
+}
+
+/// Marks a 413 reply `Connection: close`. A body refused for its size may be left unread on the
+/// socket, so the connection cannot carry another request; saying so keeps clients from reusing
+/// it and finding it closed under their next request.
+async fn close_after_refused_body(
+    mut response: axum::response::Response,
+) -> axum::response::Response {
+    if response.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        response.headers_mut().insert(
+            axum::http::header::CONNECTION,
+            axum::http::HeaderValue::from_static("close"),
+        );
+    }
+    response
 }
 
 /// Serves `config.env_id` from `registry` until the process ends. Checks the id first (an
