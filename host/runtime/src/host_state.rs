@@ -39,12 +39,8 @@ pub struct GuestState {
     pub inner_error: Option<Error>,
     /// The code sandbox the `sandbox` import runs on (`None`: the import answers unsupported).
     pub sandbox: Option<crate::sandbox::SharedSandbox>,
-    /// When the running call (or batch member) must end; checked by the epoch callback.
+    /// When the running call must end; checked by the epoch callback.
     pub(crate) deadline: Option<std::time::Duration>,
-    /// What each member of a unit gets when the batch loop names it (`members.begin`).
-    pub(crate) member_budget: crate::limits::Budget,
-    /// The member (its `enrol` number) the batch loop named last: the one to blame for a fault.
-    pub running: Option<u32>,
 }
 
 impl GuestState {
@@ -70,8 +66,6 @@ impl GuestState {
             inner_error: None,
             sandbox: None,
             deadline: None,
-            member_budget: limits.budget(),
-            running: None,
         }
     }
 

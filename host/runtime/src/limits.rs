@@ -45,6 +45,10 @@ impl Default for Limits {
     }
 }
 
+/// How many times a call for several members of a unit is shorter, in fuel and in wall time,
+/// than one member's own budget (see [`Limits::arm_batch`]).
+pub(crate) const SHARED_CALL_DIVISOR: u32 = 8;
+
 impl Limits {
     /// Gives `store` a full fuel budget and a fresh wall-clock deadline for its next call.
     pub(crate) fn arm(&self, store: &mut wasmtime::Store<crate::host_state::GuestState>) {
@@ -56,22 +60,28 @@ impl Limits {
         );
     }
 
-    /// The fuel, deadline and memory growth one member of a unit gets each time it runs.
-    pub(crate) fn budget(&self) -> Budget {
-        Budget {
-            fuel: self.fuel_per_call,
-            deadline: self.deadline_per_call,
-            memory_bytes: self.max_memory_bytes,
-        }
+    /// Arms `store` for a batch call on `members` members of a unit. A call for one member gets
+    /// that member's own fuel, deadline and memory growth. A call for several gets one member's
+    /// memory growth and an eighth of one member's fuel and time: if it completes, every member
+    /// stayed within its own limits (none used more than all of them together). A call that
+    /// does not complete is run again member by member, each under its own limits, so a member
+    /// that loops delays the others by an eighth of a deadline more than it would alone.
+    pub(crate) fn arm_batch(
+        &self,
+        store: &mut wasmtime::Store<crate::host_state::GuestState>,
+        members: usize,
+    ) {
+        store.data_mut().limiter.begin_turn(self.max_memory_bytes);
+        let (fuel, deadline) = match members {
+            1 => (self.fuel_per_call, self.deadline_per_call),
+            _ => (
+                self.fuel_per_call
+                    .map(|f| f / u64::from(SHARED_CALL_DIVISOR)),
+                self.deadline_per_call.map(|d| d / SHARED_CALL_DIVISOR),
+            ),
+        };
+        arm_budget(store.as_context_mut(), fuel, deadline);
     }
-}
-
-/// What one member's turn in a batch call may use: fuel, wall-clock time, memory growth.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Budget {
-    pub fuel: Option<u64>,
-    pub deadline: Option<Duration>,
-    pub memory_bytes: u64,
 }
 
 /// Arms `store` with `fuel` and a deadline `deadline` from now. The epoch deadline is only a
@@ -173,18 +183,18 @@ mod coarse {
 /// Enforces the memory and table limits of one store and remembers whether it refused a growth,
 /// so a trap that follows can be reported as a memory-limit error instead of a bare trap.
 ///
-/// In a unit, members share one linear memory: besides the unit's cap, each member's turn may
-/// grow the memory by at most the member's own limit (see [`StoreLimiter::begin_turn`]), so a
-/// member that allocates without bound is stopped in its own turn, as it would be alone.
+/// In a unit, members share one linear memory: besides the unit's cap, each batch call may grow
+/// the memory by at most one member's own limit (see [`StoreLimiter::begin_turn`]), so a member
+/// that allocates without bound is stopped by its own limit, as it would be alone.
 #[derive(Debug)]
 pub struct StoreLimiter {
     max_memory_bytes: usize,
     max_table_elements: usize,
     /// The linear memory's size after its last growth.
     memory_bytes: usize,
-    /// The most the memory may reach in the running member's turn.
+    /// The most the memory may reach in the running batch call.
     turn_cap: usize,
-    /// Set when a memory growth was refused.
+    /// Set when a memory growth was refused in the running call.
     pub memory_denied: bool,
 }
 
@@ -200,15 +210,18 @@ impl StoreLimiter {
         }
     }
 
-    /// A member's turn begins: from here the memory may grow by at most `member_bytes`.
+    /// A batch call on a unit's members begins: from here the memory may grow by at most
+    /// `member_bytes` (one member's cap), and no growth has been refused yet.
     pub(crate) fn begin_turn(&mut self, member_bytes: u64) {
         let allowance = usize::try_from(member_bytes).unwrap_or(usize::MAX);
         self.turn_cap = self.memory_bytes.saturating_add(allowance);
+        self.memory_denied = false;
     }
 
-    /// A call begins outside any member's turn: only the store's own cap applies.
+    /// A call on one member's own resource begins: only the store's own cap applies.
     pub(crate) fn end_turn(&mut self) {
         self.turn_cap = usize::MAX;
+        self.memory_denied = false;
     }
 }
 

@@ -148,20 +148,12 @@ impl Runtime {
     }
 }
 
-/// The `members` import of plugins that export `batch`: `begin(member)` arms that member's own
-/// fuel and deadline and notes who runs, so a fault inside a batch is blamed on its member.
+/// The `members` import of components built when `batched-env-plugin` still imported it: `begin`
+/// does nothing (a batch call's limits are armed when it starts), so they keep loading.
 fn add_members_import(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
-    let mut members = linker.instance("geode:env/members@0.1.0")?;
-    members.func_wrap(
+    linker.instance("geode:env/members@0.1.0")?.func_wrap(
         "begin",
-        |mut store: wasmtime::StoreContextMut<'_, GuestState>, (member,): (u32,)| {
-            let budget = store.data().member_budget;
-            let state = store.data_mut();
-            state.running = Some(member);
-            state.limiter.begin_turn(budget.memory_bytes);
-            crate::limits::arm_budget(store, budget.fuel, budget.deadline);
-            Ok(())
-        },
+        |_: wasmtime::StoreContextMut<'_, GuestState>, (_,): (u32,)| Ok(()),
     )?;
     Ok(())
 }

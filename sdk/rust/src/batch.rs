@@ -3,8 +3,9 @@
 //!
 //! Instances are named by number in batch calls: [`enrol`] numbers one. Any plugin can serve
 //! the export with [`step_each`] and [`reset_each`] once its instances implement [`Member`].
-//! Both loops call the host's `members.begin(number)` right before running each live member,
-//! so the host arms that member's own fuel budget and deadline and blames a fault on it alone.
+//! The host gives a call of several members no more fuel, time or memory growth than one member
+//! may use, and runs each member alone under its own limits when a call fails, so a fault is
+//! blamed on the member that causes it alone.
 //! A member's results must depend only on its configuration, its [`EpisodeStart`] and the calls
 //! made on it: the host replays members' episodes in a fresh instance after a fault.
 
@@ -12,7 +13,6 @@ use crate::bindings::exports::geode::env::batch::{
     BatchResults, EnvError, EpisodeStart as ContractStart, Guest, InstanceBorrow,
 };
 use crate::bindings::exports::geode::env::env::{ResetResult, StepResult};
-use crate::bindings::geode::env::members;
 use crate::plugin::{Plugin, Slot};
 use crate::{Environment, EpisodeStart};
 use std::cell::RefCell;
@@ -64,17 +64,14 @@ fn unknown(number: u32) -> EnvError {
     EnvError::InvalidState(format!("no live instance is enrolled as number {number}"))
 }
 
-/// Serves `step-each`: each member steps with its action (after `members.begin(number)`).
+/// Serves `step-each`: each member steps with its action.
 pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
     let mut out = Columns::with_capacity(numbers.len());
     let mut start = 0usize;
     for (k, member) in members(&numbers).into_iter().enumerate() {
         let end = action_ends.get(k).map_or(usize::MAX, |&e| e as usize);
         out.push_step(match (member, actions.get(start..end)) {
-            (Some(member), Some(action)) => {
-                members::begin(numbers[k]);
-                member.step(action)
-            }
+            (Some(member), Some(action)) => member.step(action),
             (None, _) => Err(unknown(numbers[k])),
             (_, None) => Err(EnvError::Internal(format!(
                 "entry {k}: action bounds {start}..{end} do not fit the actions text"
@@ -85,17 +82,13 @@ pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> B
     out.finish()
 }
 
-/// Serves `reset-each`: each member starts an episode as its entry of `starts` says (after
-/// `members.begin(number)`).
+/// Serves `reset-each`: each member starts an episode as its entry of `starts` says.
 pub fn reset_each(numbers: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
     let mut out = Columns::with_capacity(numbers.len());
     let mut starts = starts.into_iter();
     for (k, member) in members(&numbers).into_iter().enumerate() {
         out.push_reset(match (member, starts.next()) {
-            (Some(member), Some(start)) => {
-                members::begin(numbers[k]);
-                member.reset(start.into())
-            }
+            (Some(member), Some(start)) => member.reset(start.into()),
             (None, _) => Err(unknown(numbers[k])),
             (_, None) => Err(EnvError::Internal(format!(
                 "entry {k} has no episode start"

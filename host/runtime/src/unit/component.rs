@@ -2,15 +2,17 @@
 //! per batch through the plugin's `batch` export (a plugin without it is a unit of one, called
 //! through its `env` export).
 //!
-//! Faults stay with their member. The batch loop names each member before running it
-//! (`members.begin`), which arms that member's own fuel and deadline and tells the host whom to
-//! blame. When a call fails, the instance is discarded and a fresh one is built; the healthy
-//! members' episodes are replayed into it from their [`Record`]s (start plus logged calls, each
-//! checked against the digest of what it returned the first time), and the failed batch runs
-//! again without the culprit. When the culprit is unknown, or the fault may come from the
-//! members together (the shared memory cap, a malformed batch), every member runs again on its
-//! own. So exactly the members that fail alone get an error, and every other result is the one a
-//! lone env would have given.
+//! Faults stay with their member. A call for one member runs under that member's own fuel,
+//! deadline and memory growth; a call for several runs under no more than one member's (an
+//! eighth of its fuel and time, see [`Limits::arm_batch`]), so a call that completes kept every
+//! member within its own limits. When a call fails, the instance is discarded and a fresh one is
+//! built; the healthy members' episodes are replayed into it from their [`Record`]s (start plus
+//! logged calls, each checked against the digest of what it returned the first time). A failed
+//! call of one member is that member's fault; a failed call of several runs again member by
+//! member, each under its own limits. So exactly the members that fail alone get an error, and
+//! every other result is the one a lone env would have given. A unit whose calls of several
+//! members fail while every member passes alone (steps that need more than the shared budget)
+//! calls its members one by one for a while ([`Splitting`]).
 
 use super::columns::{BatchResults, Continuation, Entry, EpisodeStart};
 use super::record::{self, Call, Record, Start};
@@ -59,15 +61,51 @@ impl Request<'_> {
             Request::Reset(_) => "reset",
         }
     }
+
+    /// Steps 0, resets 1 (an index into [`ComponentUnit::splitting`]).
+    fn kind(&self) -> usize {
+        match self {
+            Request::Step(_) => 0,
+            Request::Reset(_) => 1,
+        }
+    }
 }
 
 /// A member's checked output (its strings in the caller's text), and its digest.
 type Output = (TextStep, u64);
 
-/// A failed guest call: the typed error, and the member that ran when it failed.
-struct Fault {
-    error: Error,
-    suspect: Option<usize>,
+/// A failed guest call.
+enum Fault {
+    /// A call for one member failed: that member's typed error.
+    Member(usize, Error),
+    /// A call for several members failed, or refused memory to one of them: each must run
+    /// again alone to find out which fails under its own limits.
+    Shared,
+}
+
+/// Whether a unit's batch calls of one kind (steps or resets) run member by member for now.
+/// A call of several members that fails while each member then passes alone needed more than
+/// the shared budget (not a fault of anyone): the next calls of that kind run member by member,
+/// for 8 calls after the first such miss, doubling with every further miss up to 4,096.
+#[derive(Debug, Default)]
+struct Splitting {
+    misses: u32,
+    calls_left: u32,
+}
+
+impl Splitting {
+    /// Whether the next call runs member by member (and counts it).
+    fn next_call_alone(&mut self) -> bool {
+        let alone = self.calls_left > 0;
+        self.calls_left = self.calls_left.saturating_sub(1);
+        alone
+    }
+
+    /// A call of several failed, and every member passed alone.
+    fn missed(&mut self) {
+        self.calls_left = 8 << self.misses.min(9);
+        self.misses = self.misses.saturating_add(1);
+    }
 }
 
 /// A live instance.
@@ -114,6 +152,10 @@ pub struct ComponentUnit {
     members: Vec<Member>,
     live: Option<Live>,
     entropy: u64,
+    /// For steps and for resets: whether calls run member by member for now.
+    splitting: [Splitting; 2],
+    /// Faults booked on members since the unit was made (to tell a miss from a fault).
+    faults: u64,
 }
 
 impl std::fmt::Debug for ComponentUnit {
@@ -160,6 +202,8 @@ impl ComponentUnit {
             members,
             live: None,
             entropy,
+            splitting: Default::default(),
+            faults: 0,
         };
         unit.live = Some(unit.instantiate()?);
         if unit.members.len() > 1 && unit.live.as_ref().is_some_and(|l| l.batch.is_none()) {
@@ -223,7 +267,6 @@ impl ComponentUnit {
         let mut store = self
             .plugin
             .new_store(&id, &limits, next_entropy(&mut self.entropy));
-        store.data_mut().member_budget = self.limits.budget();
         let classify = |store: &Store<GuestState>, call, e| {
             guard::classify(&id, &self.limits, store.data(), call, e)
         };
@@ -268,22 +311,32 @@ impl ComponentUnit {
     /// it (a member whose replay fails or diverges loses its episode, and is told at its next
     /// step).
     fn ensure_live(&mut self) -> Result<()> {
+        let mut alone = false;
         while self.live.is_none() {
             self.live = Some(self.instantiate()?);
-            if let Err((member, error)) = self.replay() {
-                self.live = None;
-                let member = &mut self.members[member];
-                member.running = false;
-                member.record.end();
-                member.lost = Some(error);
+            match self.replay(alone) {
+                Ok(()) => {}
+                // A replay call for several members failed: replay again, member by member.
+                Err(Fault::Shared) => {
+                    self.live = None;
+                    alone = true;
+                }
+                Err(Fault::Member(member, error)) => {
+                    self.live = None;
+                    let member = &mut self.members[member];
+                    member.running = false;
+                    member.record.end();
+                    member.lost = Some(error);
+                }
             }
         }
         Ok(())
     }
 
     /// Replays every running episode into the live instance: the starts in one call, then the
-    /// logged calls round by round. `Err` names a member whose replay failed or diverged.
-    fn replay(&mut self) -> std::result::Result<(), (usize, Error)> {
+    /// logged calls round by round (or each member's separately, `alone`). `Err` names a member
+    /// whose replay failed or diverged, or says that a call for several members failed.
+    fn replay(&mut self, alone: bool) -> std::result::Result<(), Fault> {
         let running: Vec<usize> = (0..self.members.len())
             .filter(|&m| self.members[m].running)
             .collect();
@@ -296,7 +349,8 @@ impl ComponentUnit {
             match start.clone() {
                 Start::Reset(start) => resets.push((m, Request::Reset(start))),
                 Start::State(state) => {
-                    self.guest_set_state(m, &state).map_err(|e| (m, e))?;
+                    self.guest_set_state(m, &state)
+                        .map_err(|e| Fault::Member(m, e))?;
                     debug_assert_eq!(digest, 0);
                 }
             }
@@ -305,7 +359,7 @@ impl ComponentUnit {
             .iter()
             .map(|&(m, _)| (m, self.members[m].record.start().expect("running").1))
             .collect();
-        self.replay_round(&resets, &starts, &mut scratch)?;
+        self.replay_round(&resets, &starts, alone, &mut scratch)?;
         let logs: Vec<(usize, Log)> = running
             .iter()
             .map(|&m| {
@@ -324,42 +378,44 @@ impl ComponentUnit {
                         digests.push((*m, *digest));
                     }
                     Some((Call::Sample, _, digest)) => {
-                        let action = self.guest_sample(*m).map_err(|e| (*m, e))?;
+                        let action = self.guest_sample(*m).map_err(|e| Fault::Member(*m, e))?;
                         if record::digest(&action, "", 0.0, 0) != *digest {
-                            return Err((*m, self.diverged(*m, "sample_random_action")));
+                            return Err(Fault::Member(
+                                *m,
+                                self.diverged(*m, "sample_random_action"),
+                            ));
                         }
                     }
                     None => {}
                 }
             }
-            self.replay_round(&steps, &digests, &mut scratch)?;
+            self.replay_round(&steps, &digests, alone, &mut scratch)?;
         }
         Ok(())
     }
 
-    /// One replay call: each request's output must have the digest it had the first time.
+    /// One replay call (or one per member, `alone`): each request's output must have the
+    /// digest it had the first time.
     fn replay_round(
         &mut self,
         batch: &[(usize, Request<'_>)],
         digests: &[(usize, u64)],
+        alone: bool,
         scratch: &mut String,
-    ) -> std::result::Result<(), (usize, Error)> {
-        if batch.is_empty() {
-            return Ok(());
-        }
-        scratch.clear();
-        let todo: Vec<usize> = (0..batch.len()).collect();
-        let outputs = match self.guest_call(batch, &todo, scratch) {
-            Ok(outputs) => outputs,
-            Err(fault) => {
-                let culprit = fault.suspect.unwrap_or(batch[0].0);
-                return Err((culprit, fault.error));
-            }
+    ) -> std::result::Result<(), Fault> {
+        let calls: Vec<Vec<usize>> = match alone {
+            true => (0..batch.len()).map(|p| vec![p]).collect(),
+            false if batch.is_empty() => Vec::new(),
+            false => vec![(0..batch.len()).collect()],
         };
-        for ((m, digest), output) in digests.iter().zip(outputs) {
-            let same = output.is_ok_and(|(_, d)| d == *digest);
-            if !same {
-                return Err((*m, self.diverged(*m, batch[0].1.name())));
+        for todo in calls {
+            scratch.clear();
+            let outputs = self.guest_call(batch, &todo, scratch)?;
+            for (&p, output) in todo.iter().zip(outputs) {
+                let (m, digest) = digests[p];
+                if !output.is_ok_and(|(_, d)| d == digest) {
+                    return Err(Fault::Member(m, self.diverged(m, batch[0].1.name())));
+                }
             }
         }
         Ok(())
@@ -412,6 +468,13 @@ impl ComponentUnit {
         if todo.is_empty() {
             return;
         }
+        let kind = batch[todo[0]].1.kind();
+        if todo.len() > 1 && self.splitting[kind].next_call_alone() {
+            for p in todo {
+                self.run(batch, vec![p], results, text);
+            }
+            return;
+        }
         let mark = text.len();
         match self.guest_call(batch, &todo, text) {
             Ok(outputs) => {
@@ -422,16 +485,19 @@ impl ComponentUnit {
             Err(fault) => {
                 text.truncate(mark);
                 self.live = None;
-                let own = fault.suspect.filter(|_| fault.is_own(todo.len()));
-                if let Some(k) = own.and_then(|s| todo.iter().position(|&p| batch[p].0 == s)) {
-                    let p = todo.remove(k);
-                    results[p] = Err(self.fail(batch[p].0, fault.error));
-                    self.run(batch, todo, results, text);
-                } else if todo.len() == 1 {
-                    results[todo[0]] = Err(self.fail(batch[todo[0]].0, fault.error));
-                } else {
-                    for p in todo {
-                        self.run(batch, vec![p], results, text);
+                match fault {
+                    Fault::Member(member, error) => {
+                        self.faults += 1;
+                        results[todo[0]] = Err(self.fail(member, error));
+                    }
+                    Fault::Shared => {
+                        let faults = self.faults;
+                        for p in todo {
+                            self.run(batch, vec![p], results, text);
+                        }
+                        if self.faults == faults {
+                            self.splitting[kind].missed();
+                        }
                     }
                 }
             }
@@ -509,33 +575,27 @@ impl ComponentUnit {
             Some(_) => call_batch(live, batch, todo, &self.limits),
             None => call_plain(live, first, request, &self.limits),
         };
+        let shared = todo.len() > 1;
+        let state = self.live.as_ref().expect("a live instance").store.data();
+        // A refused growth may have changed what a member returned (a guest can handle it):
+        // in a call of several, the refusal is not the member's own limit.
+        if shared && (returned.is_err() || state.limiter.memory_denied) {
+            return Err(Fault::Shared);
+        }
         let mut returned = match returned {
             Ok(returned) => returned,
             Err(trap) => {
-                let live = self.live.as_ref().expect("a live instance");
-                let state = live.store.data();
-                let suspect = match live.batch {
-                    Some(_) => state
-                        .running
-                        .and_then(|number| live.numbers.iter().position(|&n| n == number)),
-                    None => Some(first),
-                };
-                let env = &self.members[suspect.unwrap_or(first)].id;
+                let env = &self.members[first].id;
                 let error = guard::classify(env, &self.limits, state, call, trap);
-                return Err(Fault { error, suspect });
+                return Err(Fault::Member(first, error));
             }
         };
         let results = match returned.entries(todo.len()) {
             Ok(entries) => entries,
+            Err(_) if shared => return Err(Fault::Shared),
             Err(message) => {
-                return Err(Fault {
-                    error: Error::Contract {
-                        env: self.members[first].id.clone(),
-                        call,
-                        message,
-                    },
-                    suspect: None,
-                });
+                let env = self.members[first].id.clone();
+                return Err(Fault::Member(first, Error::Contract { env, call, message }));
             }
         };
         let outputs = todo
@@ -658,23 +718,6 @@ impl ComponentUnit {
     }
 }
 
-impl Fault {
-    /// Whether the fault is the suspect's own doing: a limit of its own budget (fuel, deadline
-    /// and memory growth are armed when its turn begins) or a trap in its code. A malformed
-    /// batch comes from none of them in particular: its members run again one by one.
-    fn is_own(&self, batch_len: usize) -> bool {
-        batch_len == 1
-            || matches!(
-                self.error,
-                Error::OutOfFuel { .. }
-                    | Error::Deadline { .. }
-                    | Error::MemoryLimit { .. }
-                    | Error::StackOverflow { .. }
-                    | Error::GuestTrap { .. }
-            )
-    }
-}
-
 /// The checked `enrol`, `step-each` and `reset-each` exports, when the plugin has them (and
 /// they match the contract; a plugin built for another shape of `batch` runs one env per unit).
 fn batch_exports(
@@ -724,10 +767,8 @@ fn call_batch(
     args.numbers.clear();
     args.numbers
         .extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
-    limits.arm(&mut live.store);
-    let state = live.store.data_mut();
-    state.running = None;
-    state.stderr.clear();
+    limits.arm_batch(&mut live.store, todo.len());
+    live.store.data().stderr.clear();
     match batch[todo[0]].1 {
         Request::Step(_) => {
             args.actions.clear();

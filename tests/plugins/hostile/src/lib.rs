@@ -242,8 +242,8 @@ impl Guest for Hostile {
     }
 }
 
-/// Units of hostile envs step each member as its own `step` would (the SDK's loops call
-/// `members.begin` before each member), so a member's attack takes its whole unit down.
+/// Units of hostile envs step each member as its own `step` would, so a member's attack takes
+/// down the whole unit's call (which the host then runs again member by member).
 impl BatchGuest for Hostile {
     fn enrol(member: InstanceBorrow<'_>) -> u32 {
         let attack: Rc<dyn Member> = member.get::<Handle>().0.clone();

@@ -11,6 +11,10 @@
 //! - `poison:bad-info`: returns an info that is not JSON;
 //! - `poison:nan`: returns a NaN reward.
 //!
+//! Two more actions are legitimate but heavy, for budgets: `work:N` runs N rounds of
+//! arithmetic (about 5 fuel each) and `hold:N` allocates N MiB and keeps it; both answer
+//! with a step that does not count as a turn.
+//!
 //! With `"leak": true` every member bumps one counter shared by all instances of the component
 //! and shows it in each observation: members leak state into each other, which the host's
 //! replay must detect as non-determinism.
@@ -25,6 +29,8 @@ const ID: &str = "poison:Counter-v0";
 thread_local! {
     /// The state `"leak": true` members share (the component's single thread owns it).
     static SHARED: Cell<u64> = const { Cell::new(0) };
+    /// What `hold:N` actions keep.
+    static HELD: std::cell::RefCell<Vec<Vec<u8>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// One episode: guess the target in `1..=20` within `max_turns` turns.
@@ -98,8 +104,26 @@ fn poison(action: &str) -> Option<Step> {
             step
         }
         "poison:nan" => Step::new("nan reward", f64::NAN),
-        _ => return None,
+        _ => return heavy(action),
     })
+}
+
+/// Runs `work:N` or `hold:N` (see the module documentation), if `action` is one.
+fn heavy(action: &str) -> Option<Step> {
+    if let Some(rounds) = action.strip_prefix("work:") {
+        let mut x = 0u64;
+        for i in 0..rounds.parse::<u64>().ok()? {
+            x = black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        return Some(Step::new(format!("worked {x}"), 0.0));
+    }
+    let mib: usize = action.strip_prefix("hold:")?.parse().ok()?;
+    let mut block = vec![0u8; mib << 20];
+    for byte in block.iter_mut().step_by(4096) {
+        *byte = 1;
+    }
+    HELD.with_borrow_mut(|held| held.push(block));
+    Some(Step::new(format!("holding {mib} MiB more"), 0.0))
 }
 
 impl Environment for Counter {
