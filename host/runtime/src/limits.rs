@@ -125,7 +125,7 @@ pub(crate) fn on_epoch(
     ))
 }
 
-/// A monotonic clock cheap enough to read at every member's turn: the kernel's coarse clock
+/// A monotonic clock cheap enough to read at every call into a guest: the kernel's coarse clock
 /// (a memory read, no time-stamp counter), which lags the real time by at most its resolution.
 /// A deadline checked as `now >= start + limit + resolution` therefore never fires early.
 mod coarse {
