@@ -108,6 +108,18 @@ fn views(step: &VectorStep) -> Vec<SlotView> {
     (0..step.len()).map(|k| view(step, k)).collect()
 }
 
+/// Asserts that slot `culprit` alone failed, with an error that says `what`.
+fn assert_only_failure(views: &[SlotView], culprit: usize, what: &str) {
+    let error = views[culprit].error.as_ref();
+    let error = error.unwrap_or_else(|| panic!("slot {culprit} fails"));
+    assert!(error.contains(what), "{error}");
+    let others_fine = views
+        .iter()
+        .enumerate()
+        .all(|(i, v)| i == culprit || v.error.is_none());
+    assert!(others_fine, "{views:?}");
+}
+
 fn assert_poison_error(error: Option<&String>, round: usize, slot: usize) {
     let error = error.unwrap_or_else(|| panic!("round {round}: slot {slot} was poisoned"));
     assert!(
@@ -189,42 +201,6 @@ fn the_async_pool_recovers_units_the_same_way() {
     }
 }
 
-#[test]
-fn a_busy_loop_without_fuel_limit_costs_its_unit_one_deadline() {
-    let deadline = Duration::from_millis(300);
-    let limits = Limits {
-        fuel_per_call: None,
-        deadline_per_call: Some(deadline),
-        ..Limits::default()
-    };
-    let mut lone = registry()
-        .make_vec(&spec(16, 1, AutoresetMode::SameStep, limits.clone()))
-        .unwrap();
-    let mut grouped = registry()
-        .make_vec(&spec(16, 16, AutoresetMode::SameStep, limits))
-        .unwrap();
-    lone.reset(None).unwrap();
-    grouped.reset(None).unwrap();
-    let mut batch: Vec<String> = (0..16).map(|i| format!("\\boxed{{{}}}", i + 1)).collect();
-    batch[5] = "poison:loop".into();
-    let started = Instant::now();
-    let b = views(&grouped.step(Actions::All(&batch)).unwrap());
-    let elapsed = started.elapsed();
-    let a = views(&lone.step(Actions::All(&batch)).unwrap());
-    assert_eq!(a, b);
-    let error = b[5].error.as_ref().expect("the looping slot fails");
-    assert!(error.contains("exceeded its deadline"), "{error}");
-    assert!(
-        b.iter()
-            .enumerate()
-            .all(|(i, v)| i == 5 || v.error.is_none())
-    );
-    assert!(
-        elapsed < deadline * 2,
-        "the unit waited {elapsed:?} for one deadline of {deadline:?}"
-    );
-}
-
 /// Budgets for heavy but legitimate steps: 40 M fuel per call, 16 MiB of memory per member.
 fn heavy_limits() -> Limits {
     Limits {
@@ -246,6 +222,29 @@ fn lone_and_grouped(n: usize, limits: Limits) -> (VectorEnv, VectorEnv) {
     lone.reset(None).unwrap();
     grouped.reset(None).unwrap();
     (lone, grouped)
+}
+
+#[test]
+fn a_busy_loop_without_fuel_limit_costs_its_unit_one_deadline() {
+    let deadline = Duration::from_millis(300);
+    let limits = Limits {
+        fuel_per_call: None,
+        deadline_per_call: Some(deadline),
+        ..Limits::default()
+    };
+    let (mut lone, mut grouped) = lone_and_grouped(16, limits);
+    let mut batch: Vec<String> = (0..16).map(|i| format!("\\boxed{{{}}}", i + 1)).collect();
+    batch[5] = "poison:loop".into();
+    let started = Instant::now();
+    let b = views(&grouped.step(Actions::All(&batch)).unwrap());
+    let elapsed = started.elapsed();
+    let a = views(&lone.step(Actions::All(&batch)).unwrap());
+    assert_eq!(a, b);
+    assert_only_failure(&b, 5, "exceeded its deadline");
+    assert!(
+        elapsed < deadline * 2,
+        "the unit waited {elapsed:?} for one deadline of {deadline:?}"
+    );
 }
 
 #[test]
@@ -286,13 +285,7 @@ fn a_member_over_its_own_fuel_fails_in_a_unit_as_it_does_alone() {
     let a = views(&lone.step(Actions::All(&batch)).unwrap());
     let b = views(&grouped.step(Actions::All(&batch)).unwrap());
     assert_eq!(a, b);
-    let error = b[3].error.as_ref().expect("member 3 runs out of its fuel");
-    assert!(error.contains("ran out of fuel"), "{error}");
-    assert!(
-        b.iter()
-            .enumerate()
-            .all(|(i, v)| i == 3 || v.error.is_none())
-    );
+    assert_only_failure(&b, 3, "ran out of fuel");
 }
 
 #[test]
