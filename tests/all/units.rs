@@ -205,9 +205,7 @@ fn the_async_pool_recovers_units_the_same_way() {
 fn heavy_limits() -> Limits {
     Limits {
         fuel_per_call: Some(40_000_000),
-        deadline_per_call: Some(Duration::from_secs(5)),
-        max_memory_bytes: 16 << 20,
-        ..Limits::default()
+        ..tight_limits()
     }
 }
 
