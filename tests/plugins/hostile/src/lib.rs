@@ -1,6 +1,8 @@
 //! Hostile guests for the runtime's limit and isolation tests. Each id attacks the host in one
 //! way when stepped; `hostile:healthy` is a well-behaved counter. This plugin uses the raw
 //! bindings instead of the SDK so it can break the contract on purpose (bad info JSON).
+// Natively nothing is exported (see the end of the file), so nothing is used.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code, unused_imports))]
 
 use geode_sdk::EpisodeStart;
 use geode_sdk::batch::Member;
@@ -259,4 +261,7 @@ impl BatchGuest for Hostile {
     }
 }
 
+// Exported in wasm only (as `geode_sdk::export_env!` does): natively, the component's export
+// names are not valid symbol names for the linker, and this crate only builds for type checks.
+#[cfg(target_arch = "wasm32")]
 geode_sdk::bindings::export_env_plugin!(Hostile with_types_in geode_sdk::bindings);
