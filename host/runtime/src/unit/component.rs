@@ -410,13 +410,13 @@ impl ComponentUnit {
         };
         for todo in calls {
             scratch.clear();
-            let outputs = self.guest_call(batch, &todo, scratch)?;
-            for (&p, output) in todo.iter().zip(outputs) {
+            self.guest_call(batch, &todo, scratch, |unit, p, output| {
                 let (m, digest) = digests[p];
-                if !output.is_ok_and(|(_, d)| d == digest) {
-                    return Err(Fault::Member(m, self.diverged(m, batch[0].1.name())));
+                match output.is_ok_and(|(_, d)| d == digest) {
+                    true => Ok(()),
+                    false => Err(Fault::Member(m, unit.diverged(m, batch[0].1.name()))),
                 }
-            }
+            })?;
         }
         Ok(())
     }
@@ -476,12 +476,12 @@ impl ComponentUnit {
             return;
         }
         let mark = text.len();
-        match self.guest_call(batch, &todo, text) {
-            Ok(outputs) => {
-                for (&p, output) in todo.iter().zip(outputs) {
-                    results[p] = self.book(batch[p], output);
-                }
-            }
+        let booked = self.guest_call(batch, &todo, text, |unit, p, output| {
+            results[p] = unit.book(batch[p], output);
+            Ok(())
+        });
+        match booked {
+            Ok(()) => {}
             Err(fault) => {
                 text.truncate(mark);
                 self.live = None;
@@ -560,14 +560,20 @@ impl ComponentUnit {
     }
 
     /// One call into the guest for the requests of `batch` at positions `todo` (distinct
-    /// members): each member's checked output and its digest, or its refusal or contract
-    /// violation; `Err` when the call itself failed (the instance is then unusable).
+    /// members): hands each member's checked output and its digest, or its refusal or contract
+    /// violation, to `each` with its position, in order (the first `Err` of `each` ends the
+    /// call); `Err` when the call itself failed (the instance is then unusable).
     fn guest_call(
         &mut self,
         batch: &[(usize, Request<'_>)],
         todo: &[usize],
         text: &mut String,
-    ) -> std::result::Result<Vec<std::result::Result<Output, Error>>, Fault> {
+        mut each: impl FnMut(
+            &mut Self,
+            usize,
+            std::result::Result<Output, Error>,
+        ) -> std::result::Result<(), Fault>,
+    ) -> std::result::Result<(), Fault> {
         let (first, request) = batch[todo[0]];
         let call = request.name();
         let live = self.live.as_mut().expect("a live instance");
@@ -598,12 +604,11 @@ impl ComponentUnit {
                 return Err(Fault::Member(first, Error::Contract { env, call, message }));
             }
         };
-        let outputs = todo
-            .iter()
-            .zip(results)
-            .map(|(&p, entry)| self.check(batch[p].0, call, entry, text))
-            .collect();
-        Ok(outputs)
+        for (&p, entry) in todo.iter().zip(results) {
+            let output = self.check(batch[p].0, call, entry, text);
+            each(self, p, output)?;
+        }
+        Ok(())
     }
 
     /// Checks one entry of a call's results against `member`'s limits and the contract, and
