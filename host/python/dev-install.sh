@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the geode Python package and installs it into target/py-venv (created on first use,
 # with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with, the
-# `mcp` package the MCP tool tests write a server with, reasoning-gym, the `rg` extra, and ray,
-# the `ray` extra), and target/openenv-venv (openenv-core, host/serve/openenv-venv.sh).
+# `mcp` package the MCP tool tests write a server with, reasoning-gym, the `rg` extra, pillow,
+# the `vision` extra, and ray, the `ray` extra), and target/openenv-venv (openenv-core, host/serve/openenv-venv.sh).
 # Idempotent and quiet; reuses the workspace target directory,
 # so wasmtime is not rebuilt when `cargo build --release` already ran.
 #
@@ -24,6 +24,10 @@ fi
 # replays GEM's recorded rg episodes with it.
 if ! "$PY" -c "import reasoning_gym" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "reasoning-gym==0.1.23"
+fi
+# The `vision` extra (math:Geometry3K's pictures are PIL images): tests/python/test_geometry3k.py.
+if ! "$PY" -c "import PIL" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "pillow>=10"
 fi
 # The `ray` extra: tests/python/test_ray.py runs geode.ray on a local two-node Ray cluster.
 if ! "$PY" -c "import ray" 2>/dev/null; then

@@ -19,9 +19,10 @@ _WEBSHOP = (
 )
 #: GEM ids geode does not provide, with the reason.
 NOT_PROVIDED = {
-    "math:Geometry3K": "its problems are diagrams; geode's observations are text",
     **{f"webshop:{split}-{mode}": _WEBSHOP for split in ("train", "test") for mode in ("html", "text", "text_rich")},
 }
+#: GEM ids whose observation is a dict of text and images, as in GEM.
+MULTIMODAL = {"math:Geometry3K"}
 #: GEM ids that GEM itself cannot make: geode raises what GEM raises.
 GEM_CANNOT_MAKE = {
     # GEM registers it with no `datasets` config; ReasoningGym's composite needs at least one.
@@ -38,7 +39,7 @@ def test_gem_ids_is_gems_current_registry():
 
 def test_every_provided_gem_id_makes_resets_and_steps(gem):
     provided = [i for i in GEM_IDS if i not in NOT_PROVIDED]
-    assert len(provided) == 173
+    assert len(provided) == 174
     for env_id in provided:
         assert env_id in gem.ENV_REGISTRY, env_id
         if env_id.startswith("rg:") and not HAS_RG:  # listed; making it names the extra
@@ -52,7 +53,11 @@ def test_every_provided_gem_id_makes_resets_and_steps(gem):
             continue
         env = gem.make(env_id, **({"timeout": 2} if env_id.endswith("CodeContest") else {}))
         obs, info = env.reset(seed=0)
-        assert isinstance(obs, str) and obs and isinstance(info, dict), env_id
+        if env_id in MULTIMODAL:  # GEM's observation: the text and its pictures
+            assert set(obs) == {"problem", "images"} and obs["problem"] and obs["images"], env_id
+        else:
+            assert isinstance(obs, str) and obs, env_id
+        assert isinstance(info, dict), env_id
         step = env.step(env.sample_random_action())
         assert len(step) == 5 and isinstance(step[4], dict), env_id
         env.close()

@@ -27,7 +27,8 @@ const fn id(
     }
 }
 
-/// Every math id geode provides. (`math:Geometry3K` is not: its observations are images.)
+/// Every math id geode's plugins provide. (`math:Geometry3K`, whose observation holds images,
+/// runs in the Python package: `geode/envs/math_visual_env.py`.)
 pub const MATH_IDS: &[MathId] = &[
     id(
         "math:GSM8K",
@@ -97,10 +98,10 @@ pub const MATH_IDS: &[MathId] = &[
     ),
 ];
 
-/// GEM's math ids geode does not provide, with the reason.
+/// GEM's math ids no plugin provides, with the reason.
 pub const MATH_IDS_NOT_PROVIDED: &[(&str, &str)] = &[(
     "math:Geometry3K",
-    "its problems are diagrams (images); geode observations are text only",
+    "its observation holds images (PIL), so it runs in the Python package (geode[vision])",
 )];
 
 /// The math id `id`, if it is one.

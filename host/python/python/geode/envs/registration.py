@@ -291,3 +291,22 @@ def _register_reasoning_gym() -> None:
 
 
 _register_reasoning_gym()
+
+
+def _register_math_visual() -> None:
+    # GEM's kwargs for the id; the env runs in the host's Python (its observation holds images).
+    ENV_REGISTRY.python["math:Geometry3K"] = EnvSpec(
+        id="math:Geometry3K",
+        entry_point="geode.envs.math_visual_env:MathVisualEnv",
+        kwargs={
+            "dataset_name": "axon-rl/geometry3k",
+            "split": "train",
+            "image_key": "images",
+            "question_key": "problem",
+            "answer_key": "answer",
+        },
+        description="Geometry questions with diagrams (axon-rl/geometry3k); host Python, needs geode[vision]",
+    )
+
+
+_register_math_visual()
