@@ -2,6 +2,8 @@
 over actors gives the results of a local vector env with the same seeds, in slot order, synchronously
 and through send/recv; killing one actor mid-run costs only its own slots' episodes."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -85,6 +87,20 @@ def test_send_recv_keeps_each_slots_order(cluster):
         remote.close()
 
 
+def kill_and_wait(actor, seconds: float = 60.0) -> None:
+    """Kills `actor` and returns once a call to it fails: `ray.kill` only sends the kill, and a
+    step sent before it lands would still be answered."""
+    ray.kill(actor, no_restart=True)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.pid.remote(), timeout=seconds)
+        except ray.exceptions.RayActorError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the actor still answers {seconds} s after ray.kill")
+
+
 def test_a_killed_actor_loses_only_its_own_slots(cluster):
     ids = ["game:GuessTheNumber-v0-hard"] * 4
     local = geode.make_vec(ids, seed=20)
@@ -94,7 +110,7 @@ def test_a_killed_actor_loses_only_its_own_slots(cluster):
         for t in range(2):
             actions = [action(t, i) for i in range(4)]
             same(remote.step(actions), local.step(actions))
-        ray.kill(remote.workers[1], no_restart=True)
+        kill_and_wait(remote.workers[1])
         actions = [action(2, i) for i in range(4)]
         obs, rewards, terms, truncs, infos = remote.step(actions)
         expected = local.step(actions)
