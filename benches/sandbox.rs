@@ -17,7 +17,10 @@
 //!
 //! "1 thread" is one thread calling `run`; while the other core is idle, the sandbox resets
 //! finished instances' memory there (see `sandbox/reaper.rs`), so one caller can use more than
-//! one core. With as many callers as cores, every run resets its own instance.
+//! one core. With as many callers as cores, every run resets its own instance. "1 core" is one
+//! thread in a copy of this bench pinned to one CPU (`--one-core`, run by the main bench), so
+//! nothing of a run happens elsewhere: runs/s on every core over runs/s on one core is how
+//! runs scale with cores.
 //!
 //! FILE is a JSON list with one correct program per row of the shipped sample, in row order
 //! (`benches/sandbox_vs_gem.py` writes it from the sample's reference solutions).
@@ -97,20 +100,73 @@ fn arg(name: &str) -> Option<String> {
     )
 }
 
-fn main() {
-    let json_output = std::env::args().any(|a| a == "--json");
-    let runtime = Runtime::new().expect("runtime");
-    let started = Instant::now();
-    let sandbox = match arg("--wasm") {
+/// Pins this process to the first CPU it may run on, so that `available_parallelism` (and with
+/// it the runtime's threads) sees one core.
+fn pin_to_one_cpu() {
+    // SAFETY: `set` is a plain bit set owned by this frame; both calls only read or write it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0, "sched_getaffinity");
+        let first = (0..libc::CPU_SETSIZE as usize)
+            .find(|&cpu| libc::CPU_ISSET(cpu, &set))
+            .expect("a CPU to run on");
+        libc::CPU_ZERO(&mut set);
+        libc::CPU_SET(first, &mut set);
+        assert_eq!(libc::sched_setaffinity(0, size, &set), 0, "sched_setaffinity");
+    }
+}
+
+/// Runs/s of the small program on one thread in a copy of this bench pinned to one CPU (`None`
+/// on a one-core machine, where that is the 1-thread figure).
+fn one_core_rate() -> Option<f64> {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        return None;
+    }
+    let mut command = std::process::Command::new(std::env::current_exe().expect("this bench"));
+    command.args(["--one-core", "--json"]);
+    if let Some(wasm) = arg("--wasm") {
+        command.args(["--wasm", &wasm]);
+    }
+    let out = command.output().expect("the one-core run starts");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line: serde_json::Value =
+        serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
+    line["runs_per_s_one_core"].as_f64()
+}
+
+/// The sandbox the bench measures: the built-in one, or a runner component given by `--wasm`.
+fn sandbox(runtime: &Runtime) -> Sandbox {
+    match arg("--wasm") {
         Some(path) => {
             let wasm = std::fs::read(&path).expect("read the component");
             Sandbox::new(runtime.engine(), runtime.cache(), &wasm).expect("the component loads")
         }
         None => {
-            geode_builtins::install(&runtime);
+            geode_builtins::install(runtime);
             runtime.sandbox().expect("the code sandbox loads")
         }
-    };
+    }
+}
+
+fn main() {
+    let json_output = std::env::args().any(|a| a == "--json");
+    if std::env::args().any(|a| a == "--one-core") {
+        pin_to_one_cpu();
+        let runtime = Runtime::new().expect("runtime");
+        let sandbox = sandbox(&runtime);
+        latencies(&sandbox, &small(), 50);
+        let rate = throughput(&sandbox, 1, 3.0);
+        match json_output {
+            true => println!("{}", json!({ "runs_per_s_one_core": rate })),
+            false => println!("runs/s, 1 core                      {rate:>8.0}"),
+        }
+        return;
+    }
+    let runtime = Runtime::new().expect("runtime");
+    let started = Instant::now();
+    let sandbox = sandbox(&runtime);
     let load = started.elapsed();
     let footprint = sandbox.footprint(&small(), 64);
     latencies(&sandbox, &small(), 50);
@@ -133,6 +189,7 @@ fn main() {
     let cpu = *cpu_runs.iter().min().expect("runs");
     let one = throughput(&sandbox, 1, 3.0);
     let two = throughput(&sandbox, 2, 3.0);
+    let one_core = one_core_rate().unwrap_or(one);
     let sample = arg("--solutions")
         .map(|path| code_sample::reward_time(&runtime, &sandbox, std::path::Path::new(&path)));
     let loop_timeout: f64 = arg("--loop-timeout").map_or(10.0, |t| t.parse().expect("seconds"));
@@ -146,6 +203,7 @@ fn main() {
             "cpu_bound_ms": ms(cpu),
             "runs_per_s_1_thread": one,
             "runs_per_s_2_threads": two,
+            "runs_per_s_one_core": one_core,
             "instantiate_ms": ms(footprint.instantiate),
             "resident_mb_per_instance": footprint.resident_bytes_per_instance as f64 / 1048576.0,
             "loop_judge_ms": ms(looping),
@@ -176,6 +234,11 @@ fn main() {
         println!("CPU-bound program (best of 5)       {:>8.1} ms", ms(cpu));
         println!("runs/s, 1 thread                    {one:>8.0}");
         println!("runs/s, 2 threads                   {two:>8.0}");
+        println!("runs/s, 1 core (pinned)             {one_core:>8.0}");
+        println!(
+            "runs/s, 2 threads / 1 core          {:>8.2}x",
+            two / one_core
+        );
         println!(
             "instantiate (median of {})           {:>8.3} ms",
             footprint.instances,
