@@ -107,13 +107,21 @@ fn pin_to_one_cpu() {
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
         let size = std::mem::size_of::<libc::cpu_set_t>();
-        assert_eq!(libc::sched_getaffinity(0, size, &mut set), 0, "sched_getaffinity");
+        assert_eq!(
+            libc::sched_getaffinity(0, size, &mut set),
+            0,
+            "sched_getaffinity"
+        );
         let first = (0..libc::CPU_SETSIZE as usize)
             .find(|&cpu| libc::CPU_ISSET(cpu, &set))
             .expect("a CPU to run on");
         libc::CPU_ZERO(&mut set);
         libc::CPU_SET(first, &mut set);
-        assert_eq!(libc::sched_setaffinity(0, size, &set), 0, "sched_setaffinity");
+        assert_eq!(
+            libc::sched_setaffinity(0, size, &set),
+            0,
+            "sched_setaffinity"
+        );
     }
 }
 
@@ -129,7 +137,11 @@ fn one_core_rate() -> Option<f64> {
         command.args(["--wasm", &wasm]);
     }
     let out = command.output().expect("the one-core run starts");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     let line: serde_json::Value =
         serde_json::from_str(text.lines().last().expect("a line")).expect("JSON");
