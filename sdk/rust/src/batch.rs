@@ -66,9 +66,19 @@ fn unknown(number: u32) -> EnvError {
 
 /// Serves `step-each`: each member steps with its action.
 pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> BatchResults {
+    step_members(&members(&numbers), &numbers, &actions, &action_ends).finish()
+}
+
+/// Each of `live` (enrolled as `numbers`) stepped with its action, as columns.
+fn step_members(
+    live: &[Option<Rc<dyn Member>>],
+    numbers: &[u32],
+    actions: &str,
+    action_ends: &[u32],
+) -> Columns {
     let mut out = Columns::with_capacity(numbers.len());
     let mut start = 0usize;
-    for (k, member) in members(&numbers).into_iter().enumerate() {
+    for (k, member) in live.iter().enumerate() {
         let end = action_ends.get(k).map_or(usize::MAX, |&e| e as usize);
         out.push_step(match (member, actions.get(start..end)) {
             (Some(member), Some(action)) => member.step(action),
@@ -79,7 +89,7 @@ pub fn step_each(numbers: Vec<u32>, actions: String, action_ends: Vec<u32>) -> B
         });
         start = end.max(start);
     }
-    out.finish()
+    out
 }
 
 /// Serves `reset-each`: each member starts an episode as its entry of `starts` says.
@@ -87,15 +97,43 @@ pub fn reset_each(numbers: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults
     let mut out = Columns::with_capacity(numbers.len());
     let mut starts = starts.into_iter();
     for (k, member) in members(&numbers).into_iter().enumerate() {
-        out.push_reset(match (member, starts.next()) {
-            (Some(member), Some(start)) => member.reset(start.into()),
-            (None, _) => Err(unknown(numbers[k])),
-            (_, None) => Err(EnvError::Internal(format!(
-                "entry {k} has no episode start"
-            ))),
-        });
+        out.push_reset(reset_member(member, starts.next(), numbers[k], k));
     }
     out.finish()
+}
+
+/// Serves `step-each-then-reset`: `step-each`, then each member whose step ended its episode
+/// starts the next one as its entry of `starts` says; the resets' entries follow the steps'.
+pub fn step_each_then_reset(
+    numbers: Vec<u32>,
+    actions: String,
+    action_ends: Vec<u32>,
+    starts: Vec<ContractStart>,
+) -> BatchResults {
+    let live = members(&numbers);
+    let mut out = step_members(&live, &numbers, &actions, &action_ends);
+    for (k, member) in live.into_iter().enumerate() {
+        if out.0.flags[k] & REFUSED == 0 && out.0.flags[k] & (TERMINATED | TRUNCATED) != 0 {
+            out.push_reset(reset_member(member, starts.get(k).cloned(), numbers[k], k));
+        }
+    }
+    out.finish()
+}
+
+/// What member `number` (entry `k`) returns for a reset that starts as `start`.
+fn reset_member(
+    member: Option<Rc<dyn Member>>,
+    start: Option<ContractStart>,
+    number: u32,
+    k: usize,
+) -> Result<ResetResult, EnvError> {
+    match (member, start) {
+        (Some(member), Some(start)) => member.reset(start.into()),
+        (None, _) => Err(unknown(number)),
+        (_, None) => Err(EnvError::Internal(format!(
+            "entry {k} has no episode start"
+        ))),
+    }
 }
 
 /// [`BatchResults`] under construction, one entry at a time.
@@ -173,5 +211,14 @@ impl<E: Environment> Guest for Plugin<E> {
 
     fn reset_each(members: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
         reset_each(members, starts)
+    }
+
+    fn step_each_then_reset(
+        members: Vec<u32>,
+        actions: String,
+        action_ends: Vec<u32>,
+        starts: Vec<ContractStart>,
+    ) -> BatchResults {
+        step_each_then_reset(members, actions, action_ends, starts)
     }
 }

@@ -112,6 +112,15 @@ impl BatchResults {
         }
     }
 
+    /// The entries among the first `n` whose flags say the episode ended (terminated or
+    /// truncated, not refused): the members a `step-each-then-reset` call reset after them.
+    pub(crate) fn ended(&self, n: usize) -> Vec<usize> {
+        let ended = |flags: u8| flags & REFUSED == 0 && flags & (TERMINATED | TRUNCATED) != 0;
+        (0..n.min(self.flags.len()))
+            .filter(|&k| ended(self.flags[k]))
+            .collect()
+    }
+
     /// The `n` entries, or what is wrong with the columns (a contract violation).
     pub(crate) fn entries(&mut self, n: usize) -> Result<Vec<Entry<'_>>, String> {
         for (column, len) in [

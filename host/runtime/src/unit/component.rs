@@ -13,10 +13,17 @@
 //! every other result is the one a lone env would have given. A unit whose calls of several
 //! members fail while every member passes alone (steps that need more than the shared budget)
 //! calls its members one by one for a while ([`Splitting`]).
+//!
+//! Under SameStep autoreset, a plugin that exports `step-each-then-reset` steps its members and
+//! resets those whose episode ended in one call ([`ComponentUnit::try_step_then_reset`]); the
+//! host passes each member the unseeded start its next episode would get, and books the step
+//! and the reset as if they had been two calls, so records and replays do not change. That call
+//! is a shortcut only: when it fails, the batch is stepped and reset the usual way, with the
+//! usual recovery.
 
 use super::columns::{BatchResults, Continuation, Entry, EpisodeStart};
 use super::record::{self, Call, Record, Start};
-use super::{TextReset, TextStep, Unit, append};
+use super::{StepsAndResets, TextReset, TextStep, Unit, append};
 use crate::bindings::env_world::EnvPlugin;
 use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
 use crate::env::Env;
@@ -40,12 +47,14 @@ const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
 type EnrolArgs = (ResourceAny,);
 type StepArgs<'a> = (&'a [u32], &'a str, &'a [u32]);
 type ResetArgs<'a> = (&'a [u32], &'a [EpisodeStart]);
+type StepThenResetArgs<'a> = (&'a [u32], &'a str, &'a [u32], &'a [EpisodeStart]);
 
 /// A member's logged calls with their actions and digests, copied out for a replay.
 type Log = Vec<(Call, String, u64)>;
 
-/// The checked `enrol` export and the `step-each` and `reset-each` exports.
-type BatchExports = (TypedFunc<EnrolArgs, (u32,)>, Func, Func);
+/// The checked `enrol` export, the `step-each` and `reset-each` exports, and the optional
+/// `step-each-then-reset`.
+type BatchExports = (TypedFunc<EnrolArgs, (u32,)>, Func, Func, Option<Func>);
 
 /// What one member is asked to do in a batch call.
 #[derive(Debug, Clone, Copy)]
@@ -62,7 +71,8 @@ impl Request<'_> {
         }
     }
 
-    /// Steps 0, resets 1 (an index into [`ComponentUnit::splitting`]).
+    /// Steps 0, resets 1 (an index into [`ComponentUnit::splitting`]; 2 counts the calls
+    /// that step and reset at once).
     fn kind(&self) -> usize {
         match self {
             Request::Step(_) => 0,
@@ -94,6 +104,11 @@ struct Splitting {
 }
 
 impl Splitting {
+    /// Whether calls run member by member for now (without counting a call).
+    fn active(&self) -> bool {
+        self.calls_left > 0
+    }
+
     /// Whether the next call runs member by member (and counts it).
     fn next_call_alone(&mut self) -> bool {
         let alone = self.calls_left > 0;
@@ -117,6 +132,8 @@ struct Live {
     numbers: Vec<u32>,
     /// The `step-each` and `reset-each` exports (checked), when the plugin has them.
     batch: Option<(Func, Func)>,
+    /// The `step-each-then-reset` export (checked), when the plugin has it.
+    step_then_reset: Option<Func>,
     /// The arguments of the last batch call (buffers reused from call to call).
     args: BatchArgs,
 }
@@ -128,6 +145,19 @@ struct BatchArgs {
     actions: String,
     ends: Vec<u32>,
     starts: Vec<EpisodeStart>,
+}
+
+impl BatchArgs {
+    /// Sets the actions: one text, and where each ends in it.
+    fn set_actions<'a>(&mut self, actions: impl IntoIterator<Item = &'a str>) {
+        self.actions.clear();
+        self.ends.clear();
+        for action in actions {
+            self.actions.push_str(action);
+            self.ends
+                .push(u32::try_from(self.actions.len()).unwrap_or(u32::MAX));
+        }
+    }
 }
 
 /// One env of the unit.
@@ -152,8 +182,9 @@ pub struct ComponentUnit {
     members: Vec<Member>,
     live: Option<Live>,
     entropy: u64,
-    /// For steps and for resets: whether calls run member by member for now.
-    splitting: [Splitting; 2],
+    /// For steps, for resets, and for calls that step and reset at once: whether calls run
+    /// member by member (or, for the last, as a step call and a reset call) for now.
+    splitting: [Splitting; 3],
     /// Faults booked on members since the unit was made (to tell a miss from a fault).
     faults: u64,
 }
@@ -289,7 +320,7 @@ impl ComponentUnit {
                 Ok(Err(refusal)) => return Err(guard::refused(&member.id, "create", refusal)),
                 Err(e) => return Err(classify(&store, "create", e)),
             };
-            if let Some((enrol, _, _)) = &batch {
+            if let Some((enrol, _, _, _)) = &batch {
                 let (number,) = enrol
                     .call(&mut store, (handle,))
                     .map_err(|e| classify(&store, "create", e))?;
@@ -302,7 +333,8 @@ impl ComponentUnit {
             api,
             handles,
             numbers,
-            batch: batch.map(|(_, step, reset)| (step, reset)),
+            batch: batch.map(|(_, step, reset, _)| (step, reset)),
+            step_then_reset: batch.and_then(|(_, _, _, both)| both),
             args: BatchArgs::default(),
         })
     }
@@ -502,6 +534,94 @@ impl ComponentUnit {
                 }
             }
         }
+    }
+
+    /// Steps `steps` and resets each member whose step ended its episode in one guest call
+    /// (`step-each-then-reset`), when that can be done: a live instance with that export, two
+    /// or more members, each with an episode to step and an action within limits, and steps
+    /// not running member by member. `None` leaves the whole batch to the usual step and reset
+    /// calls, and so does a failed call: its instance is dropped, and the step call that follows
+    /// rebuilds it and recovers as after any fault (such calls then pause for a while).
+    fn try_step_then_reset(
+        &mut self,
+        steps: &[(usize, &str)],
+        text: &mut String,
+    ) -> Option<StepsAndResets> {
+        let both = self.live.as_ref()?.step_then_reset?;
+        if steps.len() < 2 || self.splitting[0].active() || self.splitting[2].next_call_alone() {
+            return None;
+        }
+        let ready = steps.iter().all(|&(m, action)| {
+            let member = &self.members[m];
+            member.running && member.lost.is_none() && self.check_action(m, action).is_ok()
+        });
+        if !ready {
+            return None;
+        }
+        let starts: Vec<EpisodeStart> = steps
+            .iter()
+            .map(|&(m, _)| self.members[m].record.peek_unseeded())
+            .collect();
+        let live = self.live.as_mut().expect("a live instance");
+        let args = &mut live.args;
+        args.numbers.clear();
+        args.numbers
+            .extend(steps.iter().map(|&(m, _)| live.numbers[m]));
+        args.set_actions(steps.iter().map(|&(_, action)| action));
+        self.limits.arm_batch(&mut live.store, steps.len());
+        live.store.data().stderr.clear();
+        // SAFETY: the signature was checked when the instance was built.
+        let func: TypedFunc<StepThenResetArgs<'_>, (BatchResults,)> =
+            unsafe { TypedFunc::new_unchecked(both) };
+        let call = (
+            args.numbers.as_slice(),
+            args.actions.as_str(),
+            args.ends.as_slice(),
+            starts.as_slice(),
+        );
+        let returned = func.call(&mut live.store, call);
+        let mut returned = match returned {
+            Ok((returned,)) if !live.store.data().limiter.memory_denied => returned,
+            _ => return self.missed_step_then_reset(),
+        };
+        let ended = returned.ended(steps.len());
+        let Ok(entries) = returned.entries(steps.len() + ended.len()) else {
+            return self.missed_step_then_reset();
+        };
+        let mut entries = entries.into_iter();
+        let outputs: Vec<Result<TextStep>> = steps
+            .iter()
+            .zip(entries.by_ref())
+            .map(|(&(m, action), entry)| {
+                let output = self.check(m, "step", entry, text);
+                self.book((m, Request::Step(action)), output)
+            })
+            .collect();
+        let mut resets: Vec<Option<Result<TextReset>>> = steps.iter().map(|_| None).collect();
+        for (k, entry) in ended.into_iter().zip(entries) {
+            // A step that broke the contract failed its member: that reset is not taken.
+            if !outputs[k].as_ref().is_ok_and(TextStep::done) {
+                continue;
+            }
+            let m = steps[k].0;
+            let start = self.members[m].record.next_start(None);
+            debug_assert_eq!(start, starts[k]);
+            let output = self.check(m, "reset", entry, text);
+            let first = self.book((m, Request::Reset(start)), output);
+            resets[k] = Some(first.map(|step| TextReset {
+                observation: step.observation,
+                info: step.info,
+            }));
+        }
+        Some((outputs, resets))
+    }
+
+    /// A `step-each-then-reset` call failed: its instance goes (the usual calls that follow
+    /// rebuild it), and such calls pause for a while (see [`Splitting`]).
+    fn missed_step_then_reset<T>(&mut self) -> Option<T> {
+        self.live = None;
+        self.splitting[2].missed();
+        None
     }
 
     /// Why `member` may not run `request` now, if it may not.
@@ -741,13 +861,19 @@ fn batch_exports(
     else {
         return None;
     };
+    let both = lookup("step-each-then-reset");
     let checked = enrol.typed::<EnrolArgs, (u32,)>(&*store).and_then(|enrol| {
         step_each.typed::<StepArgs<'_>, (BatchResults,)>(&*store)?;
         reset_each.typed::<ResetArgs<'_>, (BatchResults,)>(&*store)?;
         Ok(enrol)
     });
+    // Optional (plugins built before it lack it): without it, autoreset takes two calls.
+    let step_then_reset = both.filter(|both| {
+        both.typed::<StepThenResetArgs<'_>, (BatchResults,)>(&*store)
+            .is_ok()
+    });
     match checked {
-        Ok(enrol) => Some((enrol, step_each, reset_each)),
+        Ok(enrol) => Some((enrol, step_each, reset_each, step_then_reset)),
         Err(e) => {
             if std::env::var_os("GEODE_LOG").is_some() {
                 eprintln!("[{id}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
@@ -776,15 +902,10 @@ fn call_batch(
     live.store.data().stderr.clear();
     match batch[todo[0]].1 {
         Request::Step(_) => {
-            args.actions.clear();
-            args.ends.clear();
-            for &p in todo {
-                if let Request::Step(action) = batch[p].1 {
-                    args.actions.push_str(action);
-                }
-                args.ends
-                    .push(u32::try_from(args.actions.len()).unwrap_or(u32::MAX));
-            }
+            args.set_actions(todo.iter().map(|&p| match batch[p].1 {
+                Request::Step(action) => action,
+                Request::Reset(_) => unreachable!("a batch is all steps or all resets"),
+            }));
             // SAFETY: the signature was checked when the instance was built.
             let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
                 unsafe { TypedFunc::new_unchecked(step_each) };
@@ -897,6 +1018,17 @@ impl Unit for ComponentUnit {
             info: step.info,
         };
         results.into_iter().map(|r| r.map(first)).collect()
+    }
+
+    fn step_each_then_reset(
+        &mut self,
+        steps: &[(usize, &str)],
+        text: &mut String,
+    ) -> StepsAndResets {
+        match self.try_step_then_reset(steps, text) {
+            Some(both) => both,
+            None => super::without_resets(self.step_each(steps, text)),
+        }
     }
 
     fn sample_random_action(&mut self, member: usize) -> Result<String> {

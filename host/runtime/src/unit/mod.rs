@@ -22,6 +22,10 @@ pub(crate) use shared::SharedMember;
 use crate::Result;
 use crate::env::{Env, ResetOutput, StepOutput};
 
+/// Step results, and for each the reset done in the same call if any (see
+/// [`Unit::step_each_then_reset`]).
+pub(crate) type StepsAndResets = (Vec<Result<TextStep>>, Vec<Option<Result<TextReset>>>);
+
 /// Members of a batch stepped or reset together. Results come back per member, in batch order:
 /// a member's error never fails its siblings.
 pub(crate) trait Unit: Send {
@@ -40,6 +44,18 @@ pub(crate) trait Unit: Send {
         resets: &[(usize, Option<u64>)],
         text: &mut String,
     ) -> Vec<Result<TextReset>>;
+
+    /// [`Unit::step_each`] for SameStep autoreset: also, where the unit can do it in the same
+    /// guest call, the unseeded reset (`reset_each` with no seed) of each member whose step
+    /// ended its episode. Entry `k` of the second list is that reset's result, or `None` when
+    /// the member was not reset here (the caller resets it as usual).
+    fn step_each_then_reset(
+        &mut self,
+        steps: &[(usize, &str)],
+        text: &mut String,
+    ) -> StepsAndResets {
+        without_resets(self.step_each(steps, text))
+    }
 
     /// A random action valid in `member`'s current state.
     fn sample_random_action(&mut self, member: usize) -> Result<String>;
@@ -121,6 +137,12 @@ impl Unit for BoxedUnit {
     fn seek_episode(&mut self, _member: usize, number: u64) -> Result<()> {
         self.0.seek_episode(number)
     }
+}
+
+/// Step outputs with no member reset in the same call (see [`Unit::step_each_then_reset`]).
+pub(crate) fn without_resets(outputs: Vec<Result<TextStep>>) -> StepsAndResets {
+    let resets = outputs.iter().map(|_| None).collect();
+    (outputs, resets)
 }
 
 /// Appends `piece` to `text`; where it lies there.

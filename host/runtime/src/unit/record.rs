@@ -76,6 +76,14 @@ impl Record {
         }
     }
 
+    /// The start `next_start(None)` would give, without taking it.
+    pub fn peek_unseeded(&self) -> EpisodeStart {
+        EpisodeStart::Continued(Continuation {
+            stream: self.stream,
+            number: self.unseeded,
+        })
+    }
+
     /// The seed stream's position, for a state snapshot: the stream and the unseeded count.
     pub fn stream(&self) -> (u64, u64) {
         (self.stream, self.unseeded)

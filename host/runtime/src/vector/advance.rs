@@ -1,7 +1,10 @@
 //! Autoreset, once: a batch of a unit's slots advances with (at most) two calls into the unit,
 //! one that steps every member that steps and one that resets every member whose episode ended
-//! (SameStep), failed, or waits for its NextStep reset. Every vector env and pool step goes
-//! through [`advance`]; the results come packed (see [`PackedRun`]), entry `k` for `batch[k]`.
+//! (SameStep), failed, or waits for its NextStep reset. Under SameStep, a unit that can reset
+//! the members whose step ended their episode in the step's own call does so (see
+//! [`Unit::step_each_then_reset`]), and the second call is left for the rest. Every vector env
+//! and pool step goes through [`advance`]; the results come packed (see [`PackedRun`]), entry
+//! `k` for `batch[k]`.
 
 use super::slot::{AutoresetMode, SlotState};
 use crate::Error;
@@ -74,14 +77,25 @@ pub(crate) fn advance(
         }
     }
     if !to_step.is_empty() {
-        let outputs = unit.step_each(&to_step, &mut run.text);
-        for (&k, output) in stepping.iter().zip(outputs) {
+        let (outputs, resets) = match mode {
+            AutoresetMode::SameStep => unit.step_each_then_reset(&to_step, &mut run.text),
+            _ => crate::unit::without_resets(unit.step_each(&to_step, &mut run.text)),
+        };
+        for ((&k, output), reset) in stepping.iter().zip(outputs).zip(resets) {
             match output {
                 Ok(step) => {
                     let state = &mut states[batch[k].0];
                     state.episode_over = step.done();
                     if step.done() && mode == AutoresetMode::SameStep {
-                        awaiting.push((k, AwaitingReset::Ended(step)));
+                        match reset {
+                            // Reset in the step's own call.
+                            Some(Ok(first)) => {
+                                state.episode_over = false;
+                                run.entries[k] = PackedEntry::ended(step, first);
+                            }
+                            Some(Err(error)) => run.entries[k] = run.failed(k, error, None),
+                            None => awaiting.push((k, AwaitingReset::Ended(step))),
+                        }
                     } else {
                         run.entries[k] = PackedEntry {
                             reward: step.reward,

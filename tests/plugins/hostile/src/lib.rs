@@ -259,6 +259,15 @@ impl BatchGuest for Hostile {
     fn reset_each(members: Vec<u32>, starts: Vec<ContractStart>) -> BatchResults {
         geode_sdk::batch::reset_each(members, starts)
     }
+
+    fn step_each_then_reset(
+        members: Vec<u32>,
+        actions: String,
+        action_ends: Vec<u32>,
+        starts: Vec<ContractStart>,
+    ) -> BatchResults {
+        geode_sdk::batch::step_each_then_reset(members, actions, action_ends, starts)
+    }
 }
 
 // Exported in wasm only (as `geode_sdk::export_env!` does): natively, the component's export
