@@ -129,9 +129,12 @@ fn a_trapping_slot_in_a_whole_batch_step_reports_its_own_error() {
     let pool = pool(&ids, 2);
     reset_all(&pool);
     for round in 1..=2 {
-        let mut all = VectorStep::default();
-        pool.step_all_now(&["a", "b", "c", "d"], &mut |part| all.append(part))
-            .unwrap();
+        let all = std::sync::Mutex::new(VectorStep::default());
+        pool.step_all_now(&["a", "b", "c", "d"], &|part| {
+            all.lock().unwrap().append(part)
+        })
+        .unwrap();
+        let mut all = all.into_inner().unwrap();
         all.sort_by_index();
         assert!(
             matches!(all.errors[1], Some(Error::GuestTrap { .. })),
@@ -282,7 +285,7 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
     reset_all(&pool);
     let actions = ["a", "b", "c", "d"];
     let error = pool
-        .step_all_now(&actions[..1], &mut |_| panic!("nothing may step"))
+        .step_all_now(&actions[..1], &|_| panic!("nothing may step"))
         .unwrap_err();
     assert!(
         error.to_string().contains("1 actions for 4 envs"),
@@ -291,7 +294,7 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
 
     pool.send(vec![(2, "500000000".into())]).unwrap();
     let error = pool
-        .step_all_now(&actions, &mut |_| panic!("nothing may step"))
+        .step_all_now(&actions, &|_| panic!("nothing may step"))
         .unwrap_err();
     assert!(
         error
@@ -302,9 +305,10 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
     assert_eq!(pool.recv(1, Some(Duration::from_secs(30))).len(), 1);
 
     // Nothing stepped above, and every slot was released: slot 0 takes its first step.
-    let mut all = VectorStep::default();
-    pool.step_all_now(&actions, &mut |ready| all.append(ready))
+    let all = std::sync::Mutex::new(VectorStep::default());
+    pool.step_all_now(&actions, &|ready| all.lock().unwrap().append(ready))
         .unwrap();
+    let mut all = all.into_inner().unwrap();
     all.sort_by_index();
     assert_eq!(
         all.observations().collect::<Vec<_>>(),

@@ -1,6 +1,7 @@
 //! [`Columns`]: a vector step's result tuple, filled while the step runs. The stepping threads
-//! hand finished slots to the calling thread (see `VectorEnv::step_streamed`), which takes the
-//! GIL for a moment and turns them into Python objects while the other threads keep stepping.
+//! hand each unit's results over as soon as it is stepped (see `VectorEnv::step_streamed`); the
+//! calling thread takes the GIL for a moment and turns them into Python objects while the other
+//! threads keep stepping.
 
 use crate::batch::InfoCache;
 use crate::errors::{self, IntoPyResult};
@@ -138,20 +139,77 @@ pub fn step_all<'py>(
     py: Python<'py>,
     actions: &Bound<'py, PyAny>,
     last: &LastResult,
-    step: impl FnOnce(&[&str], &mut dyn FnMut(&mut VectorStep)) -> geode_runtime::Result<()> + Send,
+    step: impl FnOnce(&[&str], &(dyn Fn(&mut VectorStep) + Sync)) -> geode_runtime::Result<()> + Send,
 ) -> PyResult<Bound<'py, PyTuple>> {
     let actions = ActionTexts::read(actions)?;
     let texts = actions.texts();
     let mut columns = Columns::for_all_slots(texts.len(), last.take());
-    py.detach(|| {
-        step(&texts, &mut |ready| {
-            Python::attach(|py| columns.take(py, ready))
-        })
-    })
-    .py_err(py)?;
+    let handed = HandOver::new(&mut columns);
+    py.detach(|| step(&texts, &|ready| handed.take(ready)))
+        .py_err(py)?;
+    handed.finish();
     let result = columns.finish(py)?;
     last.keep(&result);
     Ok(result)
+}
+
+/// Results handed over by the stepping threads (see `VectorEnv::step_streamed`), converted on
+/// the calling thread only. Python objects made on two threads in turn would move between the
+/// cores' caches with every handover of the GIL (their reference counts, the shared keys of
+/// the info dicts, `None`), which measured slower than one thread converting everything.
+struct HandOver<'a> {
+    caller: std::thread::ThreadId,
+    columns: Mutex<&'a mut Columns>,
+    /// Results stepped on other threads, waiting for the caller.
+    waiting: Mutex<Vec<VectorStep>>,
+}
+
+impl<'a> HandOver<'a> {
+    fn new(columns: &'a mut Columns) -> Self {
+        HandOver {
+            caller: std::thread::current().id(),
+            columns: Mutex::new(columns),
+            waiting: Mutex::default(),
+        }
+    }
+
+    /// Converts `ready` and whatever waits when called on the calling thread (which holds no
+    /// GIL); leaves `ready` waiting otherwise.
+    fn take(&self, ready: &mut VectorStep) {
+        if std::thread::current().id() != self.caller {
+            lock(&self.waiting).push(std::mem::take(ready));
+            return;
+        }
+        let mut columns = lock(&self.columns);
+        Python::attach(|py| {
+            columns.take(py, ready);
+            let waiting = std::mem::take(&mut *lock(&self.waiting));
+            for batch in &waiting {
+                columns.take(py, batch);
+            }
+        });
+    }
+
+    /// Converts the results still waiting, once the step is over (with the GIL).
+    fn finish(self) {
+        let waiting = self
+            .waiting
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        let columns = self
+            .columns
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        Python::attach(|py| {
+            for batch in &waiting {
+                columns.take(py, batch);
+            }
+        });
+    }
+}
+
+fn lock<T>(value: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    value.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Columns {

@@ -6,7 +6,7 @@
 //! between batches before they park, and it never waits for a helper that has not joined yet.
 
 use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -21,19 +21,34 @@ const OPEN: usize = 1 << (usize::BITS - 1);
 /// while it is published.
 type Job = dyn Fn(usize) + Sync + 'static;
 
-struct Shared {
+/// What a batch's participants read when it starts, on one cache line (one transfer to a
+/// helper's core per batch).
+#[repr(align(128))]
+struct Publish {
     /// Bumped by the caller to publish a batch.
     generation: AtomicU64,
-    /// The published batch. Written only by the caller while no helper is inside a batch; read
-    /// by a helper only after it joined the batch (see [`Gang::run`]).
-    job: Mutex<Option<&'static Job>>,
     /// [`OPEN`] plus the number of helpers that joined the current batch.
     state: AtomicUsize,
+    /// The published batch: the caller's `&Job`, valid while the batch is open or a helper that
+    /// joined it has not finished (see [`Gang::run_with`]).
+    job: AtomicPtr<&'static Job>,
+}
+
+/// Written by helpers as they leave a batch, on a line of its own.
+#[repr(align(128))]
+struct Finished(AtomicUsize);
+
+struct Shared {
+    publish: Publish,
     /// Helpers that joined the current batch and finished it.
-    finished: AtomicUsize,
+    finished: Finished,
+    /// Set once a helper caught a panic in the current batch (kept in `panic`).
+    panicked: AtomicBool,
     /// The first panic a helper caught, re-raised on the caller.
     panic: Mutex<Option<Box<dyn std::any::Any + Send>>>,
-    parked: Mutex<usize>,
+    /// Helpers parked on `wake` (or about to park: counted under `parking`).
+    parked: AtomicUsize,
+    parking: Mutex<()>,
     wake: Condvar,
     stop: AtomicBool,
 }
@@ -50,12 +65,16 @@ impl Gang {
     /// A gang with `helpers` helper threads.
     pub fn new(helpers: usize) -> std::io::Result<Self> {
         let shared = Arc::new(Shared {
-            generation: AtomicU64::new(0),
-            job: Mutex::new(None),
-            state: AtomicUsize::new(0),
-            finished: AtomicUsize::new(0),
+            publish: Publish {
+                generation: AtomicU64::new(0),
+                state: AtomicUsize::new(0),
+                job: AtomicPtr::new(std::ptr::null_mut()),
+            },
+            finished: Finished(AtomicUsize::new(0)),
+            panicked: AtomicBool::new(false),
             panic: Mutex::new(None),
-            parked: Mutex::new(0),
+            parked: AtomicUsize::new(0),
+            parking: Mutex::new(()),
             wake: Condvar::new(),
             stop: AtomicBool::new(false),
         });
@@ -97,33 +116,46 @@ impl Gang {
             Err(std::sync::TryLockError::WouldBlock) => return false,
         };
         let shared = &*self.shared;
-        drop(
-            shared
-                .panic
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take(),
-        );
+        if shared.panicked.swap(false, Ordering::Acquire) {
+            // Left by a batch whose caller unwound with a panic of its own.
+            drop(
+                shared
+                    .panic
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .take(),
+            );
+        }
         // SAFETY: the reference is only used by helpers that joined this batch (the OPEN bit
         // was set when they joined), and `Close` below waits until all of them finished before
-        // this function returns or unwinds, so it never outlives `work`.
-        let job: &'static Job =
+        // this function returns or unwinds, so it never outlives `work` (nor `job`, which
+        // lives on this frame).
+        let mut job: &'static Job =
             unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync), &'static Job>(work) };
-        *shared.job.lock().unwrap_or_else(PoisonError::into_inner) = Some(job);
-        shared.finished.store(0, Ordering::Relaxed);
-        shared.state.store(OPEN, Ordering::Release);
-        shared.generation.fetch_add(1, Ordering::Release);
-        if *shared.parked.lock().unwrap_or_else(PoisonError::into_inner) > 0 {
+        let publish = &shared.publish;
+        publish.job.store(&mut job, Ordering::Relaxed);
+        shared.finished.0.store(0, Ordering::Relaxed);
+        publish.state.store(OPEN, Ordering::Relaxed);
+        publish.generation.fetch_add(1, Ordering::Release);
+        // Pairs with the fence in `wait_for_batch`: either a parking helper sees the new
+        // generation, or this load sees it parked.
+        std::sync::atomic::fence(Ordering::SeqCst);
+        if shared.parked.load(Ordering::Relaxed) > 0 {
+            let _parking = shared
+                .parking
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
             shared.wake.notify_all();
         }
         let close = Close(shared);
         mine();
         drop(close);
-        if let Some(panic) = shared
-            .panic
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
+        if shared.panicked.swap(false, Ordering::Acquire)
+            && let Some(panic) = shared
+                .panic
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take()
         {
             resume_unwind(panic);
         }
@@ -136,11 +168,10 @@ struct Close<'a>(&'a Shared);
 
 impl Drop for Close<'_> {
     fn drop(&mut self) {
-        let joined = self.0.state.fetch_and(!OPEN, Ordering::AcqRel) & !OPEN;
-        while self.0.finished.load(Ordering::Acquire) < joined {
+        let joined = self.0.publish.state.fetch_and(!OPEN, Ordering::AcqRel) & !OPEN;
+        while self.0.finished.0.load(Ordering::Acquire) < joined {
             std::hint::spin_loop();
         }
-        *self.0.job.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 }
 
@@ -148,9 +179,9 @@ impl Drop for Gang {
     fn drop(&mut self) {
         self.shared.stop.store(true, Ordering::Release);
         {
-            let _parked = self
+            let _parking = self
                 .shared
-                .parked
+                .parking
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             self.shared.wake.notify_all();
@@ -174,25 +205,27 @@ fn help(shared: &Shared, me: usize) {
         if !join(shared) {
             continue;
         }
-        let job = *shared.job.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(job) = job
-            && let Err(panic) = catch_unwind(AssertUnwindSafe(|| job(me)))
-        {
+        // SAFETY: this helper joined the open batch, so the caller's `&Job` lives until it
+        // counts itself finished below (see `Gang::run_with`).
+        let job: &Job = unsafe { *shared.publish.job.load(Ordering::Acquire) };
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(|| job(me))) {
             shared
                 .panic
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .get_or_insert(panic);
+            shared.panicked.store(true, Ordering::Release);
         }
-        shared.finished.fetch_add(1, Ordering::Release);
+        shared.finished.0.fetch_add(1, Ordering::Release);
     }
 }
 
 /// Counts this helper into the current batch if it is still open.
 fn join(shared: &Shared) -> bool {
-    let mut state = shared.state.load(Ordering::Acquire);
+    let state_of_batch = &shared.publish.state;
+    let mut state = state_of_batch.load(Ordering::Acquire);
     while state & OPEN != 0 {
-        match shared.state.compare_exchange_weak(
+        match state_of_batch.compare_exchange_weak(
             state,
             state + 1,
             Ordering::AcqRel,
@@ -209,8 +242,9 @@ fn join(shared: &Shared) -> bool {
 fn wait_for_batch(shared: &Shared, seen: u64) -> u64 {
     let spin_until = Instant::now() + SPIN;
     // The clock is read every 64 polls only: reading it costs more than a poll.
+    let generation_of = || shared.publish.generation.load(Ordering::Acquire);
     for poll in 0u32.. {
-        let generation = shared.generation.load(Ordering::Acquire);
+        let generation = generation_of();
         if generation != seen || shared.stop.load(Ordering::Acquire) {
             return generation;
         }
@@ -219,17 +253,22 @@ fn wait_for_batch(shared: &Shared, seen: u64) -> u64 {
         }
         std::hint::spin_loop();
     }
-    let mut parked = shared.parked.lock().unwrap_or_else(PoisonError::into_inner);
-    *parked += 1;
+    let mut parking = shared
+        .parking
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    shared.parked.fetch_add(1, Ordering::Relaxed);
+    // Pairs with the fence in `Gang::run_with` (see there).
+    std::sync::atomic::fence(Ordering::SeqCst);
     loop {
-        let generation = shared.generation.load(Ordering::Acquire);
+        let generation = generation_of();
         if generation != seen || shared.stop.load(Ordering::Acquire) {
-            *parked -= 1;
+            shared.parked.fetch_sub(1, Ordering::Relaxed);
             return generation;
         }
-        parked = shared
+        parking = shared
             .wake
-            .wait(parked)
+            .wait(parking)
             .unwrap_or_else(PoisonError::into_inner);
     }
 }

@@ -2,9 +2,11 @@
 //! batch runs on that pool (the caller chose its threads). Called from any other thread, it
 //! runs on a [`Gang`]: the calling thread works too instead of sleeping until the pool is done.
 //! Either way the batch is shared out by [`Shared`], so each slot tends to stay on one thread.
+//! Work to do with each result (filing it, converting it for Python) belongs in the mapped
+//! function: it then runs on the thread that made the result, beside the others' stepping.
 
 use super::gang::Gang;
-use super::share::{Balance, Shared};
+use super::share::Shared;
 use std::sync::OnceLock;
 
 /// The process's gang: one helper per core besides the calling thread's (`None` on one core).
@@ -52,63 +54,6 @@ pub fn map_zip<S: Send, A: Sync, R: Send>(
     }
 }
 
-/// Results handed over by [`map_zip_streamed`]: `(item index, result)`.
-pub type Finished<R> = Vec<(usize, R)>;
-
-/// [`map_zip`] that hands the results to `take` on the calling thread as they finish, as
-/// `(item index, result)` in any order, instead of returning them. Between its own items the
-/// caller takes what the others finished once at least `chunk` results wait; the rest come at
-/// the end. So the caller's handling of results (converting them to Python objects, say)
-/// overlaps the other threads' work, and any of its items they take over meanwhile. `balance`
-/// carries the participants' shares from one batch of these items to the next.
-pub fn map_zip_streamed<S: Send, A: Sync, R: Send>(
-    items: &mut [S],
-    args: &[A],
-    f: impl Fn(&mut S, &A) -> R + Sync + Send,
-    chunk: usize,
-    balance: &mut Balance,
-    take: &mut dyn FnMut(&mut Finished<R>),
-) {
-    debug_assert_eq!(items.len(), args.len());
-    let mut ready = Vec::with_capacity(items.len());
-    if rayon::current_thread_index().is_some() {
-        let results = map_zip(items, args, f);
-        ready.extend(results.into_iter().enumerate());
-        take(&mut ready);
-        return;
-    }
-    let pairs: Vec<(&mut S, &A)> = items.iter_mut().zip(args).collect();
-    let f = |(item, arg): (&mut S, &A)| f(item, arg);
-    let participants = gang().map_or(1, |gang| gang.helpers() + 1);
-    let shared = Shared::weighted(pairs, &balance.weights(participants));
-    let chunk = chunk.max(1);
-    // Hands the waiting results to `take` if there are at least `min`.
-    let mut hand_over = |min: usize| {
-        let enough = shared.waiting() >= min;
-        if enough {
-            shared.take_finished(&mut ready);
-            take(&mut ready);
-            ready.clear();
-        }
-        enough
-    };
-    let mine = &mut || {
-        shared.work_between(0, &f, &mut || {
-            hand_over(chunk);
-        });
-        // Nothing left to claim: take results as the others finish their last items.
-        while !shared.all_taken() {
-            if !hand_over(1) {
-                std::hint::spin_loop();
-            }
-        }
-    };
-    if !gang().is_some_and(|gang| gang.run_with(&|me| shared.work(me, &f), mine)) {
-        mine(); // one core, or another batch holds the gang: run on this thread alone
-    }
-    balance.record(&shared.processed());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,69 +91,10 @@ mod tests {
         });
     }
 
-    fn streamed(items: usize, chunk: usize, balance: &mut Balance) -> Vec<(usize, usize)> {
-        let mut items: Vec<usize> = (0..items).collect();
-        let args = vec![3; items.len()];
-        let mut got = Vec::new();
-        let mut takes = 0;
-        map_zip_streamed(
-            &mut items,
-            &args,
-            |i, a| *i * a,
-            chunk,
-            balance,
-            &mut |ready| {
-                takes += 1;
-                got.append(ready);
-            },
-        );
-        assert!(takes <= got.len().max(1));
-        got.sort_unstable();
-        got
-    }
-
     #[test]
-    fn streamed_results_arrive_once_each_from_any_thread() {
-        let mut balance = Balance::default();
-        for n in [0, 1, 7, 64, 300] {
-            for chunk in [0, 1, 8] {
-                let expected: Vec<(usize, usize)> = (0..n).map(|i| (i, i * 3)).collect();
-                assert_eq!(streamed(n, chunk, &mut balance), expected);
-            }
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let inside = pool.install(|| streamed(100, 4, &mut Balance::default()));
-        assert_eq!(inside.len(), 100);
-        std::thread::scope(|scope| {
-            for _ in 0..3 {
-                scope.spawn(|| {
-                    let mut balance = Balance::default();
-                    for _ in 0..50 {
-                        assert_eq!(streamed(64, 8, &mut balance).len(), 64);
-                    }
-                });
-            }
-        });
-    }
-
-    #[test]
-    fn a_panic_in_a_streamed_batch_reaches_the_caller() {
-        let mut items: Vec<usize> = (0..64).collect();
-        let args = vec![(); 64];
-        let hit = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            map_zip_streamed(
-                &mut items,
-                &args,
-                |i, _| assert_ne!(*i, 40, "boom"),
-                1,
-                &mut Balance::default(),
-                &mut |_| {},
-            )
-        }));
+    fn a_panic_in_a_batch_reaches_the_caller_and_the_next_batch_runs() {
+        let hit = std::panic::catch_unwind(|| map((0..64).collect(), |i| 100 / (40 - i)));
         assert!(hit.is_err());
-        assert_eq!(streamed(10, 1, &mut Balance::default()).len(), 10);
+        assert_eq!(map((0..64).collect(), |i| i + 1)[63], 64);
     }
 }

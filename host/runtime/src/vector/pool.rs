@@ -6,7 +6,6 @@
 //! run as one batch, with one step call into the unit (see [`super::advance`]).
 
 use super::parallel;
-use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use super::step::VectorStep;
 use super::units::{Layout, UnitSlots, Units};
@@ -140,8 +139,6 @@ pub struct AsyncPool {
     shared: Arc<Shared>,
     jobs: Option<flume::Sender<usize>>,
     workers: Vec<std::thread::JoinHandle<()>>,
-    /// How whole-batch steps were shared out among threads lately.
-    balance: Mutex<Balance>,
 }
 
 impl AsyncPool {
@@ -185,7 +182,6 @@ impl AsyncPool {
             shared,
             jobs: Some(jobs),
             workers,
-            balance: Mutex::default(),
         })
     }
 
@@ -451,8 +447,8 @@ impl Drop for Claimed<'_> {
 }
 
 impl AsyncPool {
-    /// Steps every slot once, with one action each, and hands the results to `take` on the
-    /// calling thread as they finish, a few units at a time in any order (as
+    /// Steps every slot once, with one action each, and hands each unit's results to `take` as
+    /// they finish, on the thread that stepped it (as
     /// [`VectorEnv::step_streamed`](crate::VectorEnv::step_streamed) does). The steps run on
     /// the calling thread and the process's helper threads, not on the pool's workers: when the
     /// caller waits for the whole batch anyway, queueing jobs only adds hand-offs. Fails
@@ -461,7 +457,7 @@ impl AsyncPool {
     pub fn step_all_now<S: AsRef<str> + Sync>(
         &self,
         actions: &[S],
-        take: &mut dyn FnMut(&mut VectorStep),
+        take: &(dyn Fn(&mut VectorStep) + Sync),
     ) -> Result<()> {
         let n = self.num_envs();
         if actions.len() != n {
@@ -483,25 +479,13 @@ impl AsyncPool {
             .iter()
             .map(|&u| &actions[starts[u]..starts[u] + shared.lock(u).len()])
             .collect();
-        let step = |u: &mut usize, actions: &&[S]| shared.lock(*u).advance_all(actions, mode);
-        let mut batch = VectorStep::with_capacity(n);
-        let mut balance = self.balance.lock().unwrap_or_else(PoisonError::into_inner);
-        // About eight takes per step, as `VectorEnv::step_streamed` makes.
-        let chunk = units.len().div_ceil(8);
-        parallel::map_zip_streamed(
-            &mut units,
-            &per_unit,
-            step,
-            chunk,
-            &mut balance,
-            &mut |ready| {
-                batch.clear();
-                for (u, run) in ready.drain(..) {
-                    batch.push_run(starts[u], run);
-                }
-                take(&mut batch);
-            },
-        );
+        let step = |u: &mut usize, actions: &&[S]| {
+            let run = shared.lock(*u).advance_all(actions, mode);
+            let mut batch = VectorStep::with_capacity(run.entries.len());
+            batch.push_run(starts[*u], run);
+            take(&mut batch);
+        };
+        parallel::map_zip(&mut units, &per_unit, step);
         Ok(())
     }
 }

@@ -2,11 +2,11 @@
 //! step), the units in parallel (see [`super::parallel`]), results in slot order.
 
 use super::parallel;
-use super::share::Balance;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use super::step::VectorStep;
 use super::units::{Layout, UnitSlots, Units};
 use crate::env::Info;
+use crate::unit::PackedRun;
 use crate::{Error, Result};
 
 /// Actions for a step: one per slot, or a subset by slot index (GEM's partial steps). Actions
@@ -30,8 +30,6 @@ pub struct VectorEnv {
     mode: AutoresetMode,
     base_seed: Option<u64>,
     seeded_once: bool,
-    /// How steps were shared out among threads lately.
-    balance: Balance,
 }
 
 impl VectorEnv {
@@ -44,7 +42,6 @@ impl VectorEnv {
             mode,
             base_seed: seed,
             seeded_once: false,
-            balance: Balance::default(),
         }
     }
 
@@ -150,12 +147,11 @@ impl VectorEnv {
     pub fn step<S: AsRef<str> + Sync>(&mut self, actions: Actions<'_, S>) -> Result<VectorStep> {
         match actions {
             Actions::All(all) => {
-                self.check_action_count(all.len())?;
-                // The calling thread files each unit's results as they finish, while the other
-                // threads step the last units.
+                let runs = self.step_units(all, |_, run| run)?;
                 let mut out = VectorStep::for_slots(all.len());
-                let starts = self.layout.starts.clone();
-                self.stream_units(all, 1, &mut |unit, run| out.place_run(starts[unit], run));
+                for (&start, run) in self.layout.starts.iter().zip(runs) {
+                    out.place_run(start, run);
+                }
                 Ok(out)
             }
             Actions::Some(pairs) => {
@@ -185,72 +181,44 @@ impl VectorEnv {
     }
 
     /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
-    /// the results to `take` on the calling thread as they finish, a few units at a time in
-    /// any order (each slot exactly once; `VectorStep::indices` says which), while other
-    /// threads still step. `take` is called a few times per step, so that work done on each
-    /// result (converting it for Python, say) overlaps the stepping. The batch passed to
-    /// `take` is reused: what `take` leaves in it is dropped.
+    /// each unit's results to `take` as soon as they are ready, on the thread that stepped the
+    /// unit (each slot exactly once; `VectorStep::indices` says which), while other threads
+    /// still step. So work done on each result (converting it for Python, say) runs beside the
+    /// stepping. `take` may be called from several threads at once.
     pub fn step_streamed<S: AsRef<str> + Sync>(
         &mut self,
         actions: &[S],
-        take: &mut dyn FnMut(&mut VectorStep),
+        take: &(dyn Fn(&mut VectorStep) + Sync),
     ) -> Result<()> {
-        self.check_action_count(actions.len())?;
-        let mut batch = VectorStep::with_capacity(actions.len());
-        let starts = self.layout.starts.clone();
-        // About eight takes per step: each costs the taker a fixed amount (a lock, say).
-        let chunk = self.units.len().div_ceil(8);
-        let mut pending = 0;
-        self.stream_units(actions, chunk, &mut |unit, run| {
-            if pending == 0 {
-                batch.clear();
-            }
-            batch.push_run(starts[unit], run);
-            pending += 1;
-            if pending >= chunk {
-                take(&mut batch);
-                pending = 0;
-            }
-        });
-        if pending > 0 {
+        self.step_units(actions, |start, run| {
+            let mut batch = VectorStep::with_capacity(run.entries.len());
+            batch.push_run(start, run);
             take(&mut batch);
-        }
+        })?;
         Ok(())
     }
 
-    /// Steps every unit with its slots' actions, the units in parallel, and hands each unit's
-    /// results to `take` on the calling thread as `(unit, results)`, in any order, while the
-    /// other threads still step; `take` waits for at least `chunk` units at a time until the
-    /// last ones.
-    fn stream_units<S: AsRef<str> + Sync>(
+    /// Steps every unit with its slots' actions, the units in parallel, and returns `then(first
+    /// slot, results)` of each unit, in unit order; `then` runs on the thread that stepped it.
+    fn step_units<S: AsRef<str> + Sync, R: Send>(
         &mut self,
         actions: &[S],
-        chunk: usize,
-        take: &mut dyn FnMut(usize, crate::unit::PackedRun),
-    ) {
+        then: impl Fn(usize, PackedRun) -> R + Sync + Send,
+    ) -> Result<Vec<R>> {
+        self.check_action_count(actions.len())?;
         let mode = self.mode;
-        let per_unit: Vec<&[S]> = (self.layout.starts.iter().zip(&self.units))
-            .map(|(&start, unit)| &actions[start..start + unit.len()])
+        let starts = &self.layout.starts;
+        let per_unit: Vec<(usize, &[S])> = (starts.iter().zip(&self.units))
+            .map(|(&start, unit)| (start, &actions[start..start + unit.len()]))
             .collect();
-        let step = |unit: &mut UnitSlots, actions: &&[S]| unit.advance_all(actions, mode);
+        let step = |unit: &mut UnitSlots, &(start, actions): &(usize, &[S])| {
+            then(start, unit.advance_all(actions, mode))
+        };
         if self.units.len() == 1 || actions.len() < PARALLEL_THRESHOLD {
-            for (k, (unit, actions)) in self.units.iter_mut().zip(&per_unit).enumerate() {
-                take(k, step(unit, actions));
-            }
-            return;
+            let units = self.units.iter_mut().zip(&per_unit);
+            return Ok(units.map(|(unit, actions)| step(unit, actions)).collect());
         }
-        parallel::map_zip_streamed(
-            &mut self.units,
-            &per_unit,
-            step,
-            chunk,
-            &mut self.balance,
-            &mut |ready| {
-                for (unit, run) in ready.drain(..) {
-                    take(unit, run);
-                }
-            },
-        );
+        Ok(parallel::map_zip(&mut self.units, &per_unit, step))
     }
 
     fn check_action_count(&self, actions: usize) -> Result<()> {
