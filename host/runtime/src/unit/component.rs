@@ -123,6 +123,15 @@ impl Splitting {
     }
 }
 
+/// What came of trying a step-and-reset call (`ComponentUnit::try_step_then_reset`).
+enum Combined {
+    Done(StepsAndResets),
+    /// Not made: the batch goes to the usual calls.
+    NotTried,
+    /// Made, and it failed; its instance is gone.
+    Failed,
+}
+
 /// A live instance.
 struct Live {
     store: Store<GuestState>,
@@ -539,24 +548,22 @@ impl ComponentUnit {
     /// Steps `steps` and resets each member whose step ended its episode in one guest call
     /// (`step-each-then-reset`), when that can be done: a live instance with that export, two
     /// or more members, each with an episode to step and an action within limits, and steps
-    /// not running member by member. `None` leaves the whole batch to the usual step and reset
-    /// calls, and so does a failed call: its instance is dropped, and the step call that follows
-    /// rebuilds it and recovers as after any fault (such calls then pause for a while).
-    fn try_step_then_reset(
-        &mut self,
-        steps: &[(usize, &str)],
-        text: &mut String,
-    ) -> Option<StepsAndResets> {
-        let both = self.live.as_ref()?.step_then_reset?;
+    /// not running member by member. Otherwise the whole batch is left to the usual step and
+    /// reset calls, and so it is after a failed call: its instance is dropped, and the step call
+    /// that follows rebuilds it and recovers as after any fault.
+    fn try_step_then_reset(&mut self, steps: &[(usize, &str)], text: &mut String) -> Combined {
+        let Some(both) = self.live.as_ref().and_then(|live| live.step_then_reset) else {
+            return Combined::NotTried;
+        };
         if steps.len() < 2 || self.splitting[0].active() || self.splitting[2].next_call_alone() {
-            return None;
+            return Combined::NotTried;
         }
         let ready = steps.iter().all(|&(m, action)| {
             let member = &self.members[m];
             member.running && member.lost.is_none() && self.check_action(m, action).is_ok()
         });
         if !ready {
-            return None;
+            return Combined::NotTried;
         }
         let starts: Vec<EpisodeStart> = steps
             .iter()
@@ -582,11 +589,11 @@ impl ComponentUnit {
         let returned = func.call(&mut live.store, call);
         let mut returned = match returned {
             Ok((returned,)) if !live.store.data().limiter.memory_denied => returned,
-            _ => return self.missed_step_then_reset(),
+            _ => return self.failed_step_then_reset(),
         };
         let ended = returned.ended(steps.len());
         let Ok(entries) = returned.entries(steps.len() + ended.len()) else {
-            return self.missed_step_then_reset();
+            return self.failed_step_then_reset();
         };
         let mut entries = entries.into_iter();
         let outputs: Vec<Result<TextStep>> = steps
@@ -613,15 +620,14 @@ impl ComponentUnit {
                 info: step.info,
             }));
         }
-        Some((outputs, resets))
+        Combined::Done((outputs, resets))
     }
 
     /// A `step-each-then-reset` call failed: its instance goes (the usual calls that follow
-    /// rebuild it), and such calls pause for a while (see [`Splitting`]).
-    fn missed_step_then_reset<T>(&mut self) -> Option<T> {
+    /// rebuild it).
+    fn failed_step_then_reset(&mut self) -> Combined {
         self.live = None;
-        self.splitting[2].missed();
-        None
+        Combined::Failed
     }
 
     /// Why `member` may not run `request` now, if it may not.
@@ -1026,8 +1032,18 @@ impl Unit for ComponentUnit {
         text: &mut String,
     ) -> StepsAndResets {
         match self.try_step_then_reset(steps, text) {
-            Some(both) => both,
-            None => super::without_resets(self.step_each(steps, text)),
+            Combined::Done(both) => both,
+            Combined::NotTried => super::without_resets(self.step_each(steps, text)),
+            Combined::Failed => {
+                let faults = self.faults;
+                let outputs = self.step_each(steps, text);
+                // No member faulted in the step call: the combined call needed more than the
+                // batch's shared budget, and such calls pause for a while.
+                if self.faults == faults {
+                    self.splitting[2].missed();
+                }
+                super::without_resets(outputs)
+            }
         }
     }
 
