@@ -5,7 +5,7 @@
 //!
 //! - [`ComponentUnit`]: envs of one component plugin in one instance; one guest call per batch
 //!   through the plugin's `batch` export. A fault inside the call is recovered so that only the
-//!   member that caused it sees an error (see `component.rs`).
+//!   member that caused it sees an error (see `component/`).
 //! - [`BoxedUnit`]: any other [`Env`] (native envs, wrapped envs), a unit of one. Wrapped envs
 //!   of a plugin that exports `batch` still share instances: each wraps a [`SharedMember`].
 

@@ -21,40 +21,32 @@
 //! is a shortcut only: when it fails, the batch is stepped and reset the usual way, with the
 //! usual recovery.
 
-use super::columns::{BatchResults, Continuation, Entry, EpisodeStart};
+mod calls;
+mod splitting;
+mod step_then_reset;
+
+use super::columns::{Entry, EpisodeStart};
 use super::record::{self, Call, Record, Start};
 use super::{StepsAndResets, TextReset, TextStep, Unit, append};
 use crate::bindings::env_world::EnvPlugin;
-use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
 use crate::env::Env;
 use crate::guard;
 use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
 use crate::{Error, Result};
+use calls::{BATCH_EXPORT, BatchArgs, Live, batch_exports, call_batch, call_plain};
+use splitting::Splitting;
 use std::sync::Arc;
 use wasmtime::Store;
-use wasmtime::component::{Func, ResourceAny, TypedFunc};
 
 /// Stands for a result until it is computed (never returned).
 fn pending() -> Error {
     Error::Internal(String::new())
 }
 
-/// The `batch` export's interface name.
-const BATCH_EXPORT: &str = "geode:env/batch@0.1.0";
-
-type EnrolArgs = (ResourceAny,);
-type StepArgs<'a> = (&'a [u32], &'a str, &'a [u32]);
-type ResetArgs<'a> = (&'a [u32], &'a [EpisodeStart]);
-type StepThenResetArgs<'a> = (&'a [u32], &'a str, &'a [u32], &'a [EpisodeStart]);
-
 /// A member's logged calls with their actions and digests, copied out for a replay.
 type Log = Vec<(Call, String, u64)>;
-
-/// The checked `enrol` export, the `step-each` and `reset-each` exports, and the optional
-/// `step-each-then-reset`.
-type BatchExports = (TypedFunc<EnrolArgs, (u32,)>, Func, Func, Option<Func>);
 
 /// What one member is asked to do in a batch call.
 #[derive(Debug, Clone, Copy)]
@@ -91,82 +83,6 @@ enum Fault {
     /// A call for several members failed, or refused memory to one of them: each must run
     /// again alone to find out which fails under its own limits.
     Shared,
-}
-
-/// Whether a unit's batch calls of one kind (steps or resets) run member by member for now.
-/// A call of several members that fails while each member then passes alone needed more than
-/// the shared budget (not a fault of anyone): the next calls of that kind run member by member,
-/// for 8 calls after the first such miss, doubling with every further miss up to 4,096.
-#[derive(Debug, Default)]
-struct Splitting {
-    misses: u32,
-    calls_left: u32,
-}
-
-impl Splitting {
-    /// Whether calls run member by member for now (without counting a call).
-    fn active(&self) -> bool {
-        self.calls_left > 0
-    }
-
-    /// Whether the next call runs member by member (and counts it).
-    fn next_call_alone(&mut self) -> bool {
-        let alone = self.calls_left > 0;
-        self.calls_left = self.calls_left.saturating_sub(1);
-        alone
-    }
-
-    /// A call of several failed, and every member passed alone.
-    fn missed(&mut self) {
-        self.calls_left = 8 << self.misses.min(9);
-        self.misses = self.misses.saturating_add(1);
-    }
-}
-
-/// What came of trying a step-and-reset call (`ComponentUnit::try_step_then_reset`).
-enum Combined {
-    Done(StepsAndResets),
-    /// Not made: the batch goes to the usual calls.
-    NotTried,
-    /// Made, and it failed; its instance is gone.
-    Failed,
-}
-
-/// A live instance.
-struct Live {
-    store: Store<GuestState>,
-    api: EnvPlugin,
-    handles: Vec<ResourceAny>,
-    /// Each member's number in the guest's batch table.
-    numbers: Vec<u32>,
-    /// The `step-each` and `reset-each` exports (checked), when the plugin has them.
-    batch: Option<(Func, Func)>,
-    /// The `step-each-then-reset` export (checked), when the plugin has it.
-    step_then_reset: Option<Func>,
-    /// The arguments of the last batch call (buffers reused from call to call).
-    args: BatchArgs,
-}
-
-/// The arguments of a batch call.
-#[derive(Default)]
-struct BatchArgs {
-    numbers: Vec<u32>,
-    actions: String,
-    ends: Vec<u32>,
-    starts: Vec<EpisodeStart>,
-}
-
-impl BatchArgs {
-    /// Sets the actions: one text, and where each ends in it.
-    fn set_actions<'a>(&mut self, actions: impl IntoIterator<Item = &'a str>) {
-        self.actions.clear();
-        self.ends.clear();
-        for action in actions {
-            self.actions.push_str(action);
-            self.ends
-                .push(u32::try_from(self.actions.len()).unwrap_or(u32::MAX));
-        }
-    }
 }
 
 /// One env of the unit.
@@ -545,91 +461,6 @@ impl ComponentUnit {
         }
     }
 
-    /// Steps `steps` and resets each member whose step ended its episode in one guest call
-    /// (`step-each-then-reset`), when that can be done: a live instance with that export, two
-    /// or more members, each with an episode to step and an action within limits, and steps
-    /// not running member by member. Otherwise the whole batch is left to the usual step and
-    /// reset calls, and so it is after a failed call: its instance is dropped, and the step call
-    /// that follows rebuilds it and recovers as after any fault.
-    fn try_step_then_reset(&mut self, steps: &[(usize, &str)], text: &mut String) -> Combined {
-        let Some(both) = self.live.as_ref().and_then(|live| live.step_then_reset) else {
-            return Combined::NotTried;
-        };
-        if steps.len() < 2 || self.splitting[0].active() || self.splitting[2].next_call_alone() {
-            return Combined::NotTried;
-        }
-        let ready = steps.iter().all(|&(m, action)| {
-            let member = &self.members[m];
-            member.running && member.lost.is_none() && self.check_action(m, action).is_ok()
-        });
-        if !ready {
-            return Combined::NotTried;
-        }
-        let starts: Vec<EpisodeStart> = steps
-            .iter()
-            .map(|&(m, _)| self.members[m].record.peek_unseeded())
-            .collect();
-        let live = self.live.as_mut().expect("a live instance");
-        let args = &mut live.args;
-        args.numbers.clear();
-        args.numbers
-            .extend(steps.iter().map(|&(m, _)| live.numbers[m]));
-        args.set_actions(steps.iter().map(|&(_, action)| action));
-        self.limits.arm_batch(&mut live.store, steps.len());
-        live.store.data().stderr.clear();
-        // SAFETY: the signature was checked when the instance was built.
-        let func: TypedFunc<StepThenResetArgs<'_>, (BatchResults,)> =
-            unsafe { TypedFunc::new_unchecked(both) };
-        let call = (
-            args.numbers.as_slice(),
-            args.actions.as_str(),
-            args.ends.as_slice(),
-            starts.as_slice(),
-        );
-        let returned = func.call(&mut live.store, call);
-        let mut returned = match returned {
-            Ok((returned,)) if !live.store.data().limiter.memory_denied => returned,
-            _ => return self.failed_step_then_reset(),
-        };
-        let ended = returned.ended(steps.len());
-        let Ok(entries) = returned.entries(steps.len() + ended.len()) else {
-            return self.failed_step_then_reset();
-        };
-        let mut entries = entries.into_iter();
-        let outputs: Vec<Result<TextStep>> = steps
-            .iter()
-            .zip(entries.by_ref())
-            .map(|(&(m, action), entry)| {
-                let output = self.check(m, "step", entry, text);
-                self.book((m, Request::Step(action)), output)
-            })
-            .collect();
-        let mut resets: Vec<Option<Result<TextReset>>> = steps.iter().map(|_| None).collect();
-        for (k, entry) in ended.into_iter().zip(entries) {
-            // A step that broke the contract failed its member: that reset is not taken.
-            if !outputs[k].as_ref().is_ok_and(TextStep::done) {
-                continue;
-            }
-            let m = steps[k].0;
-            let start = self.members[m].record.next_start(None);
-            debug_assert_eq!(start, starts[k]);
-            let output = self.check(m, "reset", entry, text);
-            let first = self.book((m, Request::Reset(start)), output);
-            resets[k] = Some(first.map(|step| TextReset {
-                observation: step.observation,
-                info: step.info,
-            }));
-        }
-        Combined::Done((outputs, resets))
-    }
-
-    /// A `step-each-then-reset` call failed: its instance goes (the usual calls that follow
-    /// rebuild it).
-    fn failed_step_then_reset(&mut self) -> Combined {
-        self.live = None;
-        Combined::Failed
-    }
-
     /// Why `member` may not run `request` now, if it may not.
     fn refuse(&mut self, (member, request): (usize, Request<'_>)) -> Option<Error> {
         let m = &mut self.members[member];
@@ -849,133 +680,6 @@ impl ComponentUnit {
     }
 }
 
-/// The checked `enrol`, `step-each` and `reset-each` exports, when the plugin has them (and
-/// they match the contract; a plugin built for another shape of `batch` runs one env per unit).
-fn batch_exports(
-    store: &mut Store<GuestState>,
-    instance: &wasmtime::component::Instance,
-    id: &str,
-) -> Option<BatchExports> {
-    let batch = instance.get_export_index(&mut *store, None, BATCH_EXPORT)?;
-    let mut lookup = |name: &str| {
-        instance
-            .get_export_index(&mut *store, Some(&batch), name)
-            .and_then(|index| instance.get_func(&mut *store, index))
-    };
-    let (Some(enrol), Some(step_each), Some(reset_each)) =
-        (lookup("enrol"), lookup("step-each"), lookup("reset-each"))
-    else {
-        return None;
-    };
-    let both = lookup("step-each-then-reset");
-    let checked = enrol.typed::<EnrolArgs, (u32,)>(&*store).and_then(|enrol| {
-        step_each.typed::<StepArgs<'_>, (BatchResults,)>(&*store)?;
-        reset_each.typed::<ResetArgs<'_>, (BatchResults,)>(&*store)?;
-        Ok(enrol)
-    });
-    // Optional (plugins built before it lack it): without it, autoreset takes two calls.
-    let step_then_reset = both.filter(|both| {
-        both.typed::<StepThenResetArgs<'_>, (BatchResults,)>(&*store)
-            .is_ok()
-    });
-    match checked {
-        Ok(enrol) => Some((enrol, step_each, reset_each, step_then_reset)),
-        Err(e) => {
-            if std::env::var_os("GEODE_LOG").is_some() {
-                eprintln!("[{id}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
-            }
-            None
-        }
-    }
-}
-
-/// One call of the `batch` export for the requests of `batch` at positions `todo` (all steps
-/// or all resets). Its arguments are written to buffers the instance keeps between calls.
-fn call_batch(
-    live: &mut Live,
-    batch: &[(usize, Request<'_>)],
-    todo: &[usize],
-    limits: &Limits,
-) -> wasmtime::Result<BatchResults> {
-    let Some((step_each, reset_each)) = live.batch else {
-        unreachable!("called on a plugin with the batch export only");
-    };
-    let args = &mut live.args;
-    args.numbers.clear();
-    args.numbers
-        .extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
-    limits.arm_batch(&mut live.store, todo.len());
-    live.store.data().stderr.clear();
-    match batch[todo[0]].1 {
-        Request::Step(_) => {
-            args.set_actions(todo.iter().map(|&p| match batch[p].1 {
-                Request::Step(action) => action,
-                Request::Reset(_) => unreachable!("a batch is all steps or all resets"),
-            }));
-            // SAFETY: the signature was checked when the instance was built.
-            let func: TypedFunc<StepArgs<'_>, (BatchResults,)> =
-                unsafe { TypedFunc::new_unchecked(step_each) };
-            let call = (
-                args.numbers.as_slice(),
-                args.actions.as_str(),
-                args.ends.as_slice(),
-            );
-            Ok(func.call(&mut live.store, call)?.0)
-        }
-        Request::Reset(first) => {
-            args.starts.clear();
-            args.starts.extend(todo.iter().map(|&p| match batch[p].1 {
-                Request::Reset(start) => start,
-                Request::Step(_) => unreachable!("a batch is all steps or all resets"),
-            }));
-            live.store.data_mut().reseed(wasi_seed(first));
-            // SAFETY: the signature was checked when the instance was built.
-            let func: TypedFunc<ResetArgs<'_>, (BatchResults,)> =
-                unsafe { TypedFunc::new_unchecked(reset_each) };
-            let call = (args.numbers.as_slice(), args.starts.as_slice());
-            Ok(func.call(&mut live.store, call)?.0)
-        }
-    }
-}
-
-/// The seed of an instance's WASI randomness and clocks for a batch of resets.
-fn wasi_seed(start: EpisodeStart) -> u64 {
-    match start {
-        EpisodeStart::Seeded(seed) => seed,
-        EpisodeStart::Continued(Continuation { stream, number }) => {
-            stream ^ number.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-        }
-    }
-}
-
-/// One call of the plain `env` export for a unit's only member.
-fn call_plain(
-    live: &mut Live,
-    member: usize,
-    request: Request<'_>,
-    limits: &Limits,
-) -> wasmtime::Result<BatchResults> {
-    limits.arm(&mut live.store);
-    live.store.data().stderr.clear();
-    let handle = live.handles[member];
-    let instance = live.api.geode_env_env().instance();
-    Ok(match request {
-        Request::Step(action) => {
-            let out: std::result::Result<StepResult, EnvError> =
-                instance.call_step(&mut live.store, handle, action)?;
-            BatchResults::from_step(out)
-        }
-        Request::Reset(start) => {
-            if let EpisodeStart::Seeded(seed) = start {
-                live.store.data_mut().reseed(seed);
-            }
-            let out: std::result::Result<ResetResult, EnvError> =
-                instance.call_reset(&mut live.store, handle, start.plain_seed())?;
-            BatchResults::from_reset(out)
-        }
-    })
-}
-
 /// The next value of an entropy stream (an LCG step plus a xorshift).
 fn next_entropy(state: &mut u64) -> u64 {
     *state = state
@@ -1031,20 +735,7 @@ impl Unit for ComponentUnit {
         steps: &[(usize, &str)],
         text: &mut String,
     ) -> StepsAndResets {
-        match self.try_step_then_reset(steps, text) {
-            Combined::Done(both) => both,
-            Combined::NotTried => super::without_resets(self.step_each(steps, text)),
-            Combined::Failed => {
-                let faults = self.faults;
-                let outputs = self.step_each(steps, text);
-                // No member faulted in the step call: the combined call needed more than the
-                // batch's shared budget, and such calls pause for a while.
-                if self.faults == faults {
-                    self.splitting[2].missed();
-                }
-                super::without_resets(outputs)
-            }
-        }
+        self.step_then_reset(steps, text)
     }
 
     fn sample_random_action(&mut self, member: usize) -> Result<String> {
