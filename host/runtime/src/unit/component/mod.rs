@@ -486,6 +486,14 @@ impl ComponentUnit {
         error
     }
 
+    /// `member`'s call returned something the contract forbids: the instance goes (its state
+    /// may be anything now), and the member fails with `message`.
+    fn broke_contract(&mut self, member: usize, call: &'static str, message: String) -> Error {
+        self.live = None;
+        let env = self.members[member].id.clone();
+        self.fail(member, Error::Contract { env, call, message })
+    }
+
     /// Books a guest output of `member`: checks it against the member's limits and the
     /// contract, and logs it. A violation discards the instance (the other members' outputs of
     /// the same call stand; they are replayed into the next instance).
@@ -667,12 +675,23 @@ impl ComponentUnit {
 
     /// Refuses an action over the action size limit before it reaches the guest.
     fn check_action(&self, member: usize, action: &str) -> Result<()> {
-        let limit = self.limits.max_action_bytes;
-        if action.len() > limit {
+        self.check_input(member, "action", action.len(), self.limits.max_action_bytes)
+    }
+
+    /// Refuses an input of `len` bytes over `limit` before it reaches the guest.
+    fn check_input(
+        &self,
+        member: usize,
+        what: &'static str,
+        len: usize,
+        limit: usize,
+    ) -> Result<()> {
+        if len > limit {
+            let env = self.members[member].id.clone();
             return Err(Error::InputTooLarge {
-                env: self.members[member].id.clone(),
-                what: "action",
-                len: action.len(),
+                env,
+                what,
+                len,
                 limit,
             });
         }
@@ -742,18 +761,11 @@ impl Unit for ComponentUnit {
         let action = self.guest_sample(member)?;
         let limit = self.limits.max_action_bytes;
         if action.len() > limit {
-            self.live = None;
-            return Err(self.fail(
-                member,
-                Error::Contract {
-                    env: self.members[member].id.clone(),
-                    call: "sample_random_action",
-                    message: format!(
-                        "action is {} bytes, over the limit of {limit}",
-                        action.len()
-                    ),
-                },
-            ));
+            let message = format!(
+                "action is {} bytes, over the limit of {limit}",
+                action.len()
+            );
+            return Err(self.broke_contract(member, "sample_random_action", message));
         }
         let digest = record::digest(&action, "", 0.0, 0);
         self.members[member].record.sample(digest);
@@ -767,29 +779,14 @@ impl Unit for ComponentUnit {
         let state = record::wrap_state(self.members[member].record.stream(), &guest);
         let limit = self.limits.max_state_bytes;
         if state.len() > limit {
-            self.live = None;
-            return Err(self.fail(
-                member,
-                Error::Contract {
-                    env: self.members[member].id.clone(),
-                    call: "get_state",
-                    message: format!("state is {} bytes, over the limit of {limit}", state.len()),
-                },
-            ));
+            let message = format!("state is {} bytes, over the limit of {limit}", state.len());
+            return Err(self.broke_contract(member, "get_state", message));
         }
         Ok(state)
     }
 
     fn set_state(&mut self, member: usize, state: &[u8]) -> Result<()> {
-        let limit = self.limits.max_state_bytes;
-        if state.len() > limit {
-            return Err(Error::InputTooLarge {
-                env: self.members[member].id.clone(),
-                what: "state",
-                len: state.len(),
-                limit,
-            });
-        }
+        self.check_input(member, "state", state.len(), self.limits.max_state_bytes)?;
         self.members[member].lost = None;
         let (stream, guest) = record::unwrap_state(state);
         self.guest_set_state(member, &guest)?;
