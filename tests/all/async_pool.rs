@@ -131,7 +131,7 @@ fn a_trapping_slot_in_a_whole_batch_step_reports_its_own_error() {
     for round in 1..=2 {
         let all = std::sync::Mutex::new(VectorStep::default());
         pool.step_all_now(&["a", "b", "c", "d"], &|part| {
-            all.lock().unwrap().append(part)
+            all.lock().unwrap().push_unit(part)
         })
         .unwrap();
         let mut all = all.into_inner().unwrap();
@@ -306,7 +306,7 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
 
     // Nothing stepped above, and every slot was released: slot 0 takes its first step.
     let all = std::sync::Mutex::new(VectorStep::default());
-    pool.step_all_now(&actions, &|ready| all.lock().unwrap().append(ready))
+    pool.step_all_now(&actions, &|ready| all.lock().unwrap().push_unit(ready))
         .unwrap();
     let mut all = all.into_inner().unwrap();
     all.sort_by_index();

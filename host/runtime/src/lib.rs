@@ -68,5 +68,6 @@ pub use runtime::Runtime;
 pub use stack::{VecSpec, WrapperSpec, auto_group_size};
 pub use unit::MemberEnv;
 pub use vector::{
-    Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, Units, VectorEnv, VectorStep,
+    Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, UnitStep, Units, VectorEnv,
+    VectorStep,
 };

@@ -99,6 +99,11 @@ pub(crate) struct PackedRun {
 }
 
 impl PackedRun {
+    /// The text at `range`.
+    pub fn text(&self, range: &Range<usize>) -> &str {
+        &self.text[range.clone()]
+    }
+
     /// Appends `piece` to the text; where it lies there.
     pub fn append(&mut self, piece: &str) -> Range<usize> {
         let start = self.text.len();

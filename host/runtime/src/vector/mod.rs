@@ -10,10 +10,12 @@ mod share;
 mod slot;
 mod step;
 mod sync;
+mod unit_step;
 mod units;
 
 pub use pool::{AsyncPool, Completed};
 pub use slot::{AutoresetMode, Slot, SlotStep};
 pub use step::VectorStep;
 pub use sync::{Actions, VectorEnv};
+pub use unit_step::UnitStep;
 pub use units::Units;

@@ -7,7 +7,7 @@
 
 use super::parallel;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use super::step::VectorStep;
+use super::unit_step::UnitStep;
 use super::units::{Layout, UnitSlots, Units};
 use crate::env::Info;
 use crate::{Error, Result};
@@ -457,7 +457,7 @@ impl AsyncPool {
     pub fn step_all_now<S: AsRef<str> + Sync>(
         &self,
         actions: &[S],
-        take: &(dyn Fn(&mut VectorStep) + Sync),
+        take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
         let n = self.num_envs();
         if actions.len() != n {
@@ -481,9 +481,7 @@ impl AsyncPool {
             .collect();
         let step = |u: &mut usize, actions: &&[S]| {
             let run = shared.lock(*u).advance_all(actions, mode);
-            let mut batch = VectorStep::with_capacity(run.entries.len());
-            batch.push_run(starts[*u], run);
-            take(&mut batch);
+            take(UnitStep::new(starts[*u], run));
         };
         parallel::map_zip(&mut units, &per_unit, step);
         Ok(())

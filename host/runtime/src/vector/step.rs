@@ -3,6 +3,7 @@
 //! run of slots stepped together), so a batch moves between threads in a few allocations.
 
 use super::slot::SlotStep;
+use super::unit_step::UnitStep;
 use crate::Error;
 use crate::env::InfoStr;
 use crate::unit::PackedRun;
@@ -158,8 +159,14 @@ impl VectorStep {
         }
     }
 
+    /// Appends the entries of one unit's results (as a streamed step hands them over).
+    pub fn push_unit(&mut self, unit: UnitStep) {
+        let (first, run) = unit.into_parts();
+        self.push_run(first, run);
+    }
+
     /// Appends a run's entries, for slots `first..` (its text becomes one block).
-    pub(crate) fn push_run(&mut self, first: usize, run: PackedRun) {
+    fn push_run(&mut self, first: usize, run: PackedRun) {
         let at = self.len();
         let n = run.entries.len();
         self.indices.extend(first..first + n);
@@ -198,29 +205,6 @@ impl VectorStep {
         for (k, error) in run.errors {
             self.errors[at + k] = Some(error);
         }
-    }
-
-    /// Moves every entry of `other` to the end of this batch, leaving `other` empty (to gather
-    /// the parts a streamed step hands over).
-    pub fn append(&mut self, other: &mut VectorStep) {
-        let offset = self.blocks.len();
-        let shift = |span: Span| Span {
-            block: span.block + offset,
-            range: span.range,
-        };
-        self.blocks.append(&mut other.blocks);
-        self.indices.append(&mut other.indices);
-        self.rewards.append(&mut other.rewards);
-        self.terminated.append(&mut other.terminated);
-        self.truncated.append(&mut other.truncated);
-        self.errors.append(&mut other.errors);
-        self.observations
-            .extend(other.observations.drain(..).map(shift));
-        self.infos.extend(other.infos.drain(..).map(shift));
-        self.final_observations
-            .extend(other.final_observations.drain(..).map(|s| s.map(shift)));
-        self.final_infos
-            .extend(other.final_infos.drain(..).map(|s| s.map(shift)));
     }
 
     /// Puts the entries in slot index order (a streamed step hands them over in any order).

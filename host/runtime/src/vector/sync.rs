@@ -4,6 +4,7 @@
 use super::parallel;
 use super::slot::{AutoresetMode, Slot, SlotStep};
 use super::step::VectorStep;
+use super::unit_step::UnitStep;
 use super::units::{Layout, UnitSlots, Units};
 use crate::env::Info;
 use crate::unit::PackedRun;
@@ -182,19 +183,15 @@ impl VectorEnv {
 
     /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
     /// each unit's results to `take` as soon as they are ready, on the thread that stepped the
-    /// unit (each slot exactly once; `VectorStep::indices` says which), while other threads
+    /// unit (each slot exactly once; [`UnitStep::index`] says which), while other threads
     /// still step. So work done on each result (converting it for Python, say) runs beside the
     /// stepping. `take` may be called from several threads at once.
     pub fn step_streamed<S: AsRef<str> + Sync>(
         &mut self,
         actions: &[S],
-        take: &(dyn Fn(&mut VectorStep) + Sync),
+        take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
-        self.step_units(actions, |start, run| {
-            let mut batch = VectorStep::with_capacity(run.entries.len());
-            batch.push_run(start, run);
-            take(&mut batch);
-        })?;
+        self.step_units(actions, |start, run| take(UnitStep::new(start, run)))?;
         Ok(())
     }
 

@@ -1,0 +1,93 @@
+//! [`UnitStep`]: one unit's results from a whole-batch step, read where the unit left them.
+//! A streamed step hands each unit's results over as they are: copying them into columns on
+//! the thread that stepped the unit, only for another thread to read and free them, costs more
+//! than the reading itself (every line of those columns then moves between the cores twice).
+
+use crate::Error;
+use crate::env::InfoStr;
+use crate::unit::{PackedEntry, PackedRun};
+
+/// The results of one unit's slots (`first..first + len`) from one step, in slot order. Entry
+/// `k` is slot `index(k)`'s result.
+#[derive(Debug)]
+pub struct UnitStep {
+    first: usize,
+    run: PackedRun,
+}
+
+impl UnitStep {
+    pub(crate) fn new(first: usize, run: PackedRun) -> Self {
+        UnitStep { first, run }
+    }
+
+    pub(crate) fn into_parts(self) -> (usize, PackedRun) {
+        (self.first, self.run)
+    }
+
+    fn entry(&self, k: usize) -> &PackedEntry {
+        &self.run.entries[k]
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.run.entries.len()
+    }
+
+    /// True when the unit had no slot in the step.
+    pub fn is_empty(&self) -> bool {
+        self.run.entries.is_empty()
+    }
+
+    /// The slot of entry `k`.
+    pub fn index(&self, k: usize) -> usize {
+        self.first + k
+    }
+
+    /// Entry `k`'s observation (after SameStep autoreset, the new episode's first one).
+    pub fn observation(&self, k: usize) -> &str {
+        self.run.text(&self.entry(k).observation)
+    }
+
+    /// The info that goes with entry `k`'s observation.
+    pub fn info(&self, k: usize) -> &InfoStr {
+        InfoStr::new(self.run.text(&self.entry(k).info))
+    }
+
+    /// Entry `k`'s reward.
+    pub fn reward(&self, k: usize) -> f64 {
+        self.entry(k).reward
+    }
+
+    /// Entry `k`'s episode ended by its own rules.
+    pub fn terminated(&self, k: usize) -> bool {
+        self.entry(k).terminated
+    }
+
+    /// Entry `k`'s episode was cut short.
+    pub fn truncated(&self, k: usize) -> bool {
+        self.entry(k).truncated
+    }
+
+    /// Under SameStep, when entry `k`'s step ended an episode: that episode's last observation.
+    pub fn final_observation(&self, k: usize) -> Option<&str> {
+        let range = self.entry(k).final_observation.as_ref()?;
+        Some(self.run.text(range))
+    }
+
+    /// Under SameStep, when entry `k`'s step ended an episode: that episode's last info.
+    pub fn final_info(&self, k: usize) -> Option<&InfoStr> {
+        let range = self.entry(k).final_info.as_ref()?;
+        Some(InfoStr::new(self.run.text(range)))
+    }
+
+    /// Entry `k`'s error, if its env failed (its slot restarted) or refused the step.
+    pub fn error(&self, k: usize) -> Option<&Error> {
+        self.errors().find(|&(entry, _)| entry == k).map(|(_, e)| e)
+    }
+
+    /// `(entry, error)` for each entry whose env failed (its slot restarted) or refused the
+    /// step, in no particular order.
+    pub fn errors(&self) -> impl Iterator<Item = (usize, &Error)> + '_ {
+        self.run.errors.iter().map(|(k, e)| (*k, e))
+    }
+}
