@@ -4,7 +4,7 @@
 //! the ones it would have given alone.
 
 use geode_runtime::{
-    Actions, AsyncPool, AutoresetMode, Env, Error, Limits, VecSpec, VectorEnv, VectorStep,
+    Actions, AsyncPool, AutoresetMode, Env, Error, Limits, UnitStep, VecSpec, VectorEnv, VectorStep,
 };
 use geode_tests::registry;
 use serde_json::{Value, json};
@@ -196,6 +196,57 @@ fn the_async_pool_recovers_units_the_same_way() {
             assert_eq!(view(&got, 0), view(&expected, c.index), "round {round}");
             if poisoned.contains(&(round, c.index)) {
                 assert_poison_error(view(&got, 0).error.as_ref(), round, c.index);
+            }
+        }
+    }
+}
+
+/// A unit's results as `step_streamed` hands them over, read through `UnitStep`.
+fn unit_view(part: &UnitStep, k: usize) -> SlotView {
+    SlotView {
+        observation: part.observation(k).to_owned(),
+        info: Value::Object(part.info(k).to_map()),
+        reward: format!("{:?}", part.reward(k)),
+        terminated: part.terminated(k),
+        truncated: part.truncated(k),
+        final_observation: part.final_observation(k).map(str::to_owned),
+        final_info: part.final_info(k).map(|i| Value::Object(i.to_map())),
+        error: part.error(k).map(ToString::to_string),
+    }
+}
+
+#[test]
+fn streamed_steps_hand_over_what_whole_steps_return() {
+    let (batches, poisoned) = script(32, 200, 5);
+    let make = || {
+        registry()
+            .make_vec(&spec(32, 8, AutoresetMode::SameStep, tight_limits()))
+            .unwrap()
+    };
+    let (mut whole, mut streamed) = (make(), make());
+    assert_eq!(whole.reset(None).unwrap(), streamed.reset(None).unwrap());
+    for (round, batch) in batches.iter().enumerate() {
+        let expected = views(&whole.step(Actions::All(batch)).unwrap());
+        let got: std::sync::Mutex<Vec<Option<SlotView>>> = Default::default();
+        got.lock().unwrap().resize_with(32, || None);
+        streamed
+            .step_streamed(batch, &|part| {
+                let mut got = got.lock().unwrap();
+                for k in 0..part.len() {
+                    assert!(got[part.index(k)].is_none(), "one result per slot");
+                    got[part.index(k)] = Some(unit_view(&part, k));
+                }
+                assert_eq!(
+                    part.errors().count(),
+                    (0..part.len()).filter(|&k| part.error(k).is_some()).count()
+                );
+            })
+            .unwrap();
+        for (slot, view) in got.into_inner().unwrap().into_iter().enumerate() {
+            let view = view.unwrap_or_else(|| panic!("round {round}: no result for slot {slot}"));
+            assert_eq!(view, expected[slot], "round {round}, slot {slot}");
+            if poisoned.contains(&(round, slot)) {
+                assert_poison_error(view.error.as_ref(), round, slot);
             }
         }
     }
