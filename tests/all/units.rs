@@ -191,11 +191,13 @@ fn the_async_pool_recovers_units_the_same_way() {
         }
         done.sort_by_key(|c| c.index);
         for c in done {
-            let mut got = VectorStep::default();
-            got.push(c.index, c.step);
-            assert_eq!(view(&got, 0), view(&expected, c.index), "round {round}");
-            if poisoned.contains(&(round, c.index)) {
-                assert_poison_error(view(&got, 0).error.as_ref(), round, c.index);
+            let index = c.index;
+            let got = UnitStep::from_slot(index, c.step);
+            assert_eq!((got.len(), got.index(0)), (1, index));
+            let got = unit_view(&got, 0);
+            assert_eq!(got, view(&expected, index), "round {round}");
+            if poisoned.contains(&(round, index)) {
+                assert_poison_error(got.error.as_ref(), round, index);
             }
         }
     }

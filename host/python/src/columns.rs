@@ -5,7 +5,7 @@
 
 use crate::batch::InfoCache;
 use crate::errors::{self, IntoPyResult};
-use geode_runtime::{Error, InfoStr, UnitStep, VectorStep};
+use geode_runtime::UnitStep;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -215,87 +215,6 @@ fn lock<T>(value: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     value.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Results read entry by entry: a unit's part of a whole-batch step, or slots gathered from a
-/// pool.
-pub trait Entries {
-    fn len(&self) -> usize;
-    fn index(&self, k: usize) -> usize;
-    fn observation(&self, k: usize) -> &str;
-    fn info(&self, k: usize) -> &InfoStr;
-    fn reward(&self, k: usize) -> f64;
-    fn terminated(&self, k: usize) -> bool;
-    fn truncated(&self, k: usize) -> bool;
-    fn final_observation(&self, k: usize) -> Option<&str>;
-    fn final_info(&self, k: usize) -> Option<&InfoStr>;
-    fn error(&self, k: usize) -> Option<&Error>;
-}
-
-impl Entries for UnitStep {
-    fn len(&self) -> usize {
-        UnitStep::len(self)
-    }
-    fn index(&self, k: usize) -> usize {
-        UnitStep::index(self, k)
-    }
-    fn observation(&self, k: usize) -> &str {
-        UnitStep::observation(self, k)
-    }
-    fn info(&self, k: usize) -> &InfoStr {
-        UnitStep::info(self, k)
-    }
-    fn reward(&self, k: usize) -> f64 {
-        UnitStep::reward(self, k)
-    }
-    fn terminated(&self, k: usize) -> bool {
-        UnitStep::terminated(self, k)
-    }
-    fn truncated(&self, k: usize) -> bool {
-        UnitStep::truncated(self, k)
-    }
-    fn final_observation(&self, k: usize) -> Option<&str> {
-        UnitStep::final_observation(self, k)
-    }
-    fn final_info(&self, k: usize) -> Option<&InfoStr> {
-        UnitStep::final_info(self, k)
-    }
-    fn error(&self, k: usize) -> Option<&Error> {
-        UnitStep::error(self, k)
-    }
-}
-
-impl Entries for VectorStep {
-    fn len(&self) -> usize {
-        VectorStep::len(self)
-    }
-    fn index(&self, k: usize) -> usize {
-        self.indices[k]
-    }
-    fn observation(&self, k: usize) -> &str {
-        VectorStep::observation(self, k)
-    }
-    fn info(&self, k: usize) -> &InfoStr {
-        VectorStep::info(self, k)
-    }
-    fn reward(&self, k: usize) -> f64 {
-        self.rewards[k]
-    }
-    fn terminated(&self, k: usize) -> bool {
-        self.terminated[k]
-    }
-    fn truncated(&self, k: usize) -> bool {
-        self.truncated[k]
-    }
-    fn final_observation(&self, k: usize) -> Option<&str> {
-        VectorStep::final_observation(self, k)
-    }
-    fn final_info(&self, k: usize) -> Option<&InfoStr> {
-        VectorStep::final_info(self, k)
-    }
-    fn error(&self, k: usize) -> Option<&Error> {
-        self.errors[k].as_ref()
-    }
-}
-
 impl Columns {
     /// Columns for a step of the slots `indices` (distinct), in that order, every entry still
     /// unset. `previous` is released at the first take.
@@ -332,7 +251,7 @@ impl Columns {
     }
 
     /// Fills in the entries of finished slots (`ready.indices` says which).
-    pub fn take(&mut self, py: Python<'_>, ready: &impl Entries) {
+    pub fn take(&mut self, py: Python<'_>, ready: &UnitStep) {
         drop(self.previous.take());
         for k in 0..ready.len() {
             if self.failure.is_none()
@@ -343,7 +262,7 @@ impl Columns {
         }
     }
 
-    fn put(&mut self, py: Python<'_>, ready: &impl Entries, k: usize) -> PyResult<()> {
+    fn put(&mut self, py: Python<'_>, ready: &UnitStep, k: usize) -> PyResult<()> {
         let n = self.rewards.len();
         let slot = ready.index(k);
         let entry = match self.entry_of.get(slot) {

@@ -10,7 +10,7 @@ use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
 use geode_runtime::{
-    AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, Units, VectorStep,
+    AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, UnitStep, Units,
 };
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -201,11 +201,11 @@ impl PyAsyncPool {
         py.detach(|| {
             let send = || self.pool.send(pairs);
             self.run_batch(&order, send, &mut |rows| {
-                let mut ready = VectorStep::with_capacity(rows.len());
-                for row in rows {
-                    ready.push(row.index, row.step);
-                }
-                Python::attach(|py| columns.take(py, &ready))
+                let ready: Vec<UnitStep> = rows
+                    .into_iter()
+                    .map(|row| UnitStep::from_slot(row.index, row.step))
+                    .collect();
+                Python::attach(|py| ready.iter().for_each(|part| columns.take(py, part)))
             })
         })
         .py_err(py)?;

@@ -3,6 +3,7 @@
 //! the thread that stepped the unit, only for another thread to read and free them, costs more
 //! than the reading itself (every line of those columns then moves between the cores twice).
 
+use super::slot::SlotStep;
 use crate::Error;
 use crate::env::InfoStr;
 use crate::unit::{PackedEntry, PackedRun};
@@ -18,6 +19,24 @@ pub struct UnitStep {
 impl UnitStep {
     pub(crate) fn new(first: usize, run: PackedRun) -> Self {
         UnitStep { first, run }
+    }
+
+    /// Slot `index`'s result on its own (a pool's completion, say), as a one-entry part.
+    pub fn from_slot(index: usize, step: SlotStep) -> Self {
+        let mut run = PackedRun::default();
+        let observation = run.append(&step.observation);
+        let info = run.append(step.info.as_json());
+        let mut entry = PackedEntry {
+            reward: step.reward,
+            terminated: step.terminated,
+            truncated: step.truncated,
+            ..PackedEntry::plain(observation, info)
+        };
+        entry.final_observation = step.final_observation.map(|o| run.append(&o));
+        entry.final_info = step.final_info.map(|i| run.append(i.as_json()));
+        run.entries.push(entry);
+        run.errors.extend(step.error.map(|e| (0, e)));
+        UnitStep::new(index, run)
     }
 
     pub(crate) fn into_parts(self) -> (usize, PackedRun) {
