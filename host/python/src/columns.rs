@@ -8,6 +8,7 @@ use crate::errors::{self, IntoPyResult};
 use geode_runtime::UnitStep;
 use numpy::PyArray1;
 use pyo3::exceptions::PyTypeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -24,14 +25,14 @@ pub struct Columns {
     /// Each slot's entry (`u32::MAX` for slots not in this step).
     entry_of: Vec<u32>,
     /// Observations and infos, once the first slot arrived.
-    lists: Option<(Py<PyList>, Py<PyList>)>,
+    lists: Option<(SlotList, SlotList)>,
     rewards: Vec<f64>,
     terminated: Vec<bool>,
     truncated: Vec<bool>,
     /// Rare columns, `None` until some entry has a value.
-    final_observations: Option<Py<PyList>>,
-    final_infos: Option<Py<PyList>>,
-    errors: Option<Py<PyList>>,
+    final_observations: Option<SlotList>,
+    final_infos: Option<SlotList>,
+    errors: Option<SlotList>,
     info_cache: InfoCache,
     /// Whether the step covers every slot in order (the tuple's indices are then `None`).
     all_slots: bool,
@@ -275,14 +276,12 @@ impl Columns {
         };
         let (observations, infos) = match &self.lists {
             Some(lists) => lists,
-            None => self.lists.insert((unset(py, n)?, unset(py, n)?)),
+            None => self
+                .lists
+                .insert((SlotList::new(py, n)?, SlotList::new(py, n)?)),
         };
-        observations
-            .bind(py)
-            .set_item(entry, PyString::new(py, ready.observation(k)))?;
-        infos
-            .bind(py)
-            .set_item(entry, self.info_cache.get(py, ready.info(k))?)?;
+        observations.set(entry, PyString::new(py, ready.observation(k)).into_any());
+        infos.set(entry, self.info_cache.get(py, ready.info(k))?.into_any());
         self.rewards[entry] = ready.reward(k);
         self.terminated[entry] = ready.terminated(k);
         self.truncated[entry] = ready.truncated(k);
@@ -308,11 +307,14 @@ impl Columns {
         }
         let n = self.rewards.len();
         let (observations, infos) = match self.lists {
-            Some(lists) => lists,
-            None => (unset(py, n)?, unset(py, n)?),
+            Some((observations, infos)) => (observations.finish(py), infos.finish(py)),
+            None => (
+                SlotList::new(py, n)?.finish(py),
+                SlotList::new(py, n)?.finish(py),
+            ),
         };
-        let rare = |list: Option<Py<PyList>>| match list {
-            Some(list) => list.into_bound(py).into_any(),
+        let rare = |list: Option<SlotList>| match list {
+            Some(list) => list.finish(py).into_any(),
             None => py.None().into_bound(py),
         };
         let indices = match self.all_slots {
@@ -323,11 +325,11 @@ impl Columns {
             py,
             [
                 indices,
-                observations.into_bound(py).into_any(),
+                observations.into_any(),
                 PyArray1::from_slice(py, &self.rewards).into_any(),
                 PyArray1::from_slice(py, &self.terminated).into_any(),
                 PyArray1::from_slice(py, &self.truncated).into_any(),
-                infos.into_bound(py).into_any(),
+                infos.into_any(),
                 rare(self.final_observations),
                 rare(self.final_infos),
                 rare(self.errors),
@@ -336,22 +338,70 @@ impl Columns {
     }
 }
 
-/// A list of `n` `None`s.
-fn unset(py: Python<'_>, n: usize) -> PyResult<Py<PyList>> {
-    PyList::new(py, (0..n).map(|_| py.None())).map(Bound::unbind)
+/// A list of `n` entries filled in any order, made without `None`s to overwrite: CPython's
+/// `PyList_New` leaves the entries empty (NULL), which its list code and the cycle collector
+/// accept, and [`SlotList::finish`] gives the list to Python only once every entry is set
+/// (entries left empty become `None`). At 64 envs, two lists set this way instead of through
+/// `list[i] = x` on lists of `None` save about 1 µs per step.
+struct SlotList(Py<PyList>);
+
+impl SlotList {
+    fn new(py: Python<'_>, n: usize) -> PyResult<Self> {
+        let len = ffi::Py_ssize_t::try_from(n)
+            .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("too many entries"))?;
+        // SAFETY: `PyList_New` returns a new reference, or NULL with an exception set.
+        let list = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(len))? };
+        // SAFETY: `PyList_New` made a list.
+        Ok(SlotList(
+            unsafe { list.cast_into_unchecked::<PyList>() }.unbind(),
+        ))
+    }
+
+    /// Sets entry `index` (below the length) to `value`, releasing what it held.
+    fn set(&self, index: usize, value: Bound<'_, PyAny>) {
+        let list = self.0.as_ptr();
+        assert!(index < self.len(), "entry {index} is out of range");
+        // SAFETY: the GIL is held (`value` is bound to it), `index` is in range, and the list
+        // takes over `value`'s reference; the entry's previous value (or NULL) is released.
+        unsafe {
+            let previous = ffi::PyList_GET_ITEM(list, index as ffi::Py_ssize_t);
+            ffi::PyList_SET_ITEM(list, index as ffi::Py_ssize_t, value.into_ptr());
+            ffi::Py_XDECREF(previous);
+        }
+    }
+
+    fn len(&self) -> usize {
+        // SAFETY: a list object's size, read without the GIL-bound API (it never changes).
+        unsafe { ffi::Py_SIZE(self.0.as_ptr()) as usize }
+    }
+
+    /// The list, every entry still empty set to `None`.
+    fn finish(self, py: Python<'_>) -> Bound<'_, PyList> {
+        let list = self.0.as_ptr();
+        for index in 0..self.len() {
+            // SAFETY: in range; an empty entry takes a new reference to `None`.
+            unsafe {
+                if ffi::PyList_GET_ITEM(list, index as ffi::Py_ssize_t).is_null() {
+                    ffi::PyList_SET_ITEM(list, index as ffi::Py_ssize_t, py.None().into_ptr());
+                }
+            }
+        }
+        self.0.into_bound(py)
+    }
 }
 
-/// Sets entry `index` of a rare column, making it (`n` `None`s) at its first value.
+/// Sets entry `index` of a rare column, making it at its first value.
 fn set_rare<'py>(
     py: Python<'py>,
-    column: &mut Option<Py<PyList>>,
+    column: &mut Option<SlotList>,
     n: usize,
     index: usize,
     value: Bound<'py, PyAny>,
 ) -> PyResult<()> {
     let list = match column {
         Some(list) => list,
-        None => column.insert(unset(py, n)?),
+        None => column.insert(SlotList::new(py, n)?),
     };
-    list.bind(py).set_item(index, value)
+    list.set(index, value);
+    Ok(())
 }

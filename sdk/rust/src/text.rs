@@ -103,19 +103,32 @@ macro_rules! integer_pieces {
                 if (0..100).contains(&value) {
                     push_small(out, value as u8);
                 } else {
-                    out.push_str(itoa::Buffer::new().format(value));
+                    append(out, itoa::Buffer::new().format(value));
                 }
             }
         }
     )*};
 }
 
-/// Appends `value` (below 100) in decimal.
+/// Appends `value` (below 100) in decimal, with one capacity check.
+#[inline(always)]
 fn push_small(out: &mut String, value: u8) {
-    if value >= 10 {
-        out.push(char::from(b'0' + value / 10));
+    out.reserve(2);
+    // SAFETY: `reserve` made room for 2 more bytes; ASCII digits keep the string UTF-8.
+    unsafe {
+        let buffer = out.as_mut_vec();
+        let len = buffer.len();
+        let dst = buffer.as_mut_ptr().add(len);
+        let written = if value >= 10 {
+            *dst = b'0' + value / 10;
+            *dst.add(1) = b'0' + value % 10;
+            2
+        } else {
+            *dst = b'0' + value;
+            1
+        };
+        buffer.set_len(len + written);
     }
-    out.push(char::from(b'0' + value % 10));
 }
 
 integer_pieces!(i8 i16 i32 i64 i128 isize u8 u16 u32 u64 u128 usize);
@@ -181,9 +194,10 @@ mod tests {
 
     #[test]
     fn append_copies_every_length_exactly() {
-        let source: String = ('a'..='z').chain('A'..='Z').collect();
+        let alphabet = ('a'..='z').chain('A'..='Z').chain('0'..='9');
+        let source: String = alphabet.cycle().take(160).collect();
         for start in 0..3 {
-            for n in 0..=40 {
+            for n in 0..=140 {
                 let mut out = String::from(&source[..start]);
                 super::append(&mut out, &source[10..10 + n]);
                 assert_eq!(out, format!("{}{}", &source[..start], &source[10..10 + n]));
