@@ -224,3 +224,24 @@ def test_a_result_is_held_until_the_next_step_only(gem, async_mode):
     del vec, infos
     gc.collect()
     assert alive() is None
+
+
+def test_text_beyond_ascii_arrives_as_lone_envs_give_it(gem, async_mode):
+    # WikiGame's pages are real article text: accents, dashes, non-Latin names.
+    n, wiki = 8, "game:WikiGame-v0-easy"
+    vec = gem.make_vec([wiki] * n, async_mode=async_mode, seed=0)
+    vec.reset(seed=0)
+    singles = [gem.make(wiki) for _ in range(n)]
+    for i, env in enumerate(singles):
+        env.reset(seed=i)
+    beyond_ascii = 0
+    for _ in range(12):
+        actions = [env.sample_random_action() for env in singles]
+        obs = vec.step(actions)[0]
+        for k, (env, action) in enumerate(zip(singles, actions)):
+            expected, _, terminated, truncated, _ = env.step(action)
+            if terminated or truncated:
+                expected = env.reset()[0]
+            assert obs[k] == expected
+            beyond_ascii += not obs[k].isascii()
+    assert beyond_ascii > 0

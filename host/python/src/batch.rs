@@ -1,7 +1,7 @@
 //! Per-slot results of vector steps and pool receives, converted to the raw tuples the Python
 //! layer (`geode/vector`) turns into GEM's return values.
 
-use crate::convert::info_to_py;
+use crate::convert::{info_to_py, str_to_py};
 use crate::errors;
 use geode_runtime::vector::{Completed, SlotStep};
 use geode_runtime::{InfoStr, VectorStep};
@@ -55,8 +55,12 @@ pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py,
                     .transpose()
             })
             .collect::<PyResult<Vec<_>>>()?;
+        let observations = entries
+            .map(|k| step.final_observation(k).map(|o| str_to_py(py, o)))
+            .map(Option::transpose)
+            .collect::<PyResult<Vec<_>>>()?;
         (
-            PyList::new(py, entries.map(|k| step.final_observation(k)))?.into_any(),
+            PyList::new(py, observations)?.into_any(),
             PyList::new(py, dicts)?.into_any(),
         )
     } else {
@@ -71,7 +75,8 @@ pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py,
     } else {
         none()
     };
-    let observations = PyList::new(py, step.observations())?.into_any();
+    let observations = step.observations().map(|o| str_to_py(py, o));
+    let observations = PyList::new(py, observations.collect::<PyResult<Vec<_>>>()?)?.into_any();
     PyTuple::new(
         py,
         [
@@ -113,12 +118,14 @@ pub fn row_to_py<'py>(
         None => py.None().into_bound(py),
     };
     (
-        row.observation,
+        str_to_py(py, &row.observation)?,
         row.reward,
         row.terminated,
         row.truncated,
         infos.get(py, &row.info)?,
-        row.final_observation,
+        row.final_observation
+            .map(|o| str_to_py(py, &o))
+            .transpose()?,
         final_info,
         error,
     )

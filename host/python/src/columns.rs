@@ -4,6 +4,7 @@
 //! threads keep stepping.
 
 use crate::batch::InfoCache;
+use crate::convert::str_to_py;
 use crate::errors::{self, IntoPyResult};
 use geode_runtime::UnitStep;
 use numpy::PyArray1;
@@ -280,13 +281,13 @@ impl Columns {
                 .lists
                 .insert((SlotList::new(py, n)?, SlotList::new(py, n)?)),
         };
-        observations.set(entry, PyString::new(py, ready.observation(k)).into_any());
+        observations.set(entry, str_to_py(py, ready.observation(k))?);
         infos.set(entry, self.info_cache.get(py, ready.info(k))?.into_any());
         self.rewards[entry] = ready.reward(k);
         self.terminated[entry] = ready.terminated(k);
         self.truncated[entry] = ready.truncated(k);
         if let Some(observation) = ready.final_observation(k) {
-            let observation = PyString::new(py, observation).into_any();
+            let observation = str_to_py(py, observation)?;
             set_rare(py, &mut self.final_observations, n, entry, observation)?;
         }
         if let Some(info) = ready.final_info(k) {

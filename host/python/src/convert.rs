@@ -2,10 +2,32 @@
 
 use crate::errors::{bad_config, invalid_argument};
 use geode_runtime::{AutoresetMode, Info, InfoStr, Limits, StepOutput};
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use serde_json::{Map, Number, Value};
 use std::time::Duration;
+
+/// A Python `str` of `text`. ASCII text (most observations) is copied straight into a new
+/// compact string: CPython's UTF-8 decoder would check it again byte by byte, which was the
+/// largest single cost of converting a vector step (a third of it for GuessTheNumber's long
+/// first observations).
+pub fn str_to_py<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    if !text.is_ascii() {
+        return Ok(PyString::new(py, text).into_any());
+    }
+    let len = ffi::Py_ssize_t::try_from(text.len())
+        .map_err(|_| pyo3::exceptions::PyOverflowError::new_err("text too long"))?;
+    // SAFETY: `PyUnicode_New` returns a new compact ASCII string of `len` characters (its data
+    // buffer holds `len` bytes and a terminating NUL it wrote), or NULL with an exception set;
+    // ASCII bytes are valid content for it.
+    unsafe {
+        let string = Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_New(len, 127))?;
+        let data = ffi::PyUnicode_1BYTE_DATA(string.as_ptr());
+        std::ptr::copy_nonoverlapping(text.as_ptr(), data, text.len());
+        Ok(string)
+    }
+}
 
 /// A JSON value as a Python object (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
 pub fn value_to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
