@@ -93,15 +93,6 @@ pub fn step_to_py<'py>(py: Python<'py>, step: VectorStep) -> PyResult<Bound<'py,
     )
 }
 
-/// [`step_to_py`] for completions of a pool, in the order given.
-pub fn rows_to_py<'py>(py: Python<'py>, rows: Vec<Row>) -> PyResult<Bound<'py, PyTuple>> {
-    let mut step = VectorStep::with_capacity(rows.len());
-    for Row { index, step: row } in rows {
-        step.push(index, row);
-    }
-    step_to_py(py, step)
-}
-
 /// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,
 /// final_observation, final_info, error)`. `infos` is shared by the results converted together.
 pub fn row_to_py<'py>(

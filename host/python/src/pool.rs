@@ -2,7 +2,7 @@
 //! `geode.make_vec(..., async_mode=True)`: `send`/`recv`, per-episode `step_one` for asyncio,
 //! and GEM's synchronous `step`/`reset` on top of them.
 
-use crate::batch::{InfoCache, Row, row_to_py, rows_to_py};
+use crate::batch::{InfoCache, Row, row_to_py};
 use crate::bridge::Steps;
 use crate::columns::{self, Columns, LastResult};
 use crate::convert::{mode_name, resets_to_py, slot_id};
@@ -163,7 +163,11 @@ impl PyAsyncPool {
         };
         let done = py.detach(|| self.pool.recv(min_batch, timeout));
         self.received(done.len());
-        rows_to_py(py, done)
+        let mut columns = Columns::new(done.iter().map(|row| row.index).collect(), None);
+        for row in done {
+            columns.take(py, &UnitStep::from_slot(row.index, row.step));
+        }
+        columns.finish(py)
     }
 
     /// Steps every slot (GEM's synchronous step on the pool); raw result tuple in slot order.

@@ -16,7 +16,7 @@ mod results;
 mod shared;
 
 pub use component::ComponentUnit;
-pub(crate) use results::{PackedEntry, PackedRun, TextReset, TextStep};
+pub(crate) use results::{PackedEntry, PackedRun, TextStep};
 pub(crate) use shared::SharedMember;
 
 use crate::Result;
@@ -24,7 +24,7 @@ use crate::env::{Env, ResetOutput, StepOutput};
 
 /// Step results, and for each the reset done in the same call if any (see
 /// [`Unit::step_each_then_reset`]).
-pub(crate) type StepsAndResets = (Vec<Result<TextStep>>, Vec<Option<Result<TextReset>>>);
+pub(crate) type StepsAndResets = (Vec<Result<TextStep>>, Vec<Option<Result<TextStep>>>);
 
 /// Members of a batch stepped or reset together. Results come back per member, in batch order:
 /// a member's error never fails its siblings.
@@ -38,12 +38,13 @@ pub(crate) trait Unit: Send {
     /// Steps each `(member, action)` (distinct members); strings are appended to `text`.
     fn step_each(&mut self, steps: &[(usize, &str)], text: &mut String) -> Vec<Result<TextStep>>;
 
-    /// Resets each `(member, seed)` (distinct members); strings are appended to `text`.
+    /// Resets each `(member, seed)` (distinct members); strings are appended to `text`. Only
+    /// the first observation and info of a reset's result are read.
     fn reset_each(
         &mut self,
         resets: &[(usize, Option<u64>)],
         text: &mut String,
-    ) -> Vec<Result<TextReset>>;
+    ) -> Vec<Result<TextStep>>;
 
     /// [`Unit::step_each`] for SameStep autoreset: also, where the unit can do it in the same
     /// guest call, the unseeded reset (`reset_each` with no seed) of each member whose step
@@ -105,15 +106,16 @@ impl Unit for BoxedUnit {
         &mut self,
         resets: &[(usize, Option<u64>)],
         text: &mut String,
-    ) -> Vec<Result<TextReset>> {
+    ) -> Vec<Result<TextStep>> {
         resets
             .iter()
             .map(|&(_, seed)| {
                 let out = self.0.reset(seed)?;
-                Ok(TextReset {
-                    observation: append(text, &out.observation),
-                    info: append(text, out.info.as_json()),
-                })
+                let observation = append(text, &out.observation);
+                Ok(TextStep::first(
+                    observation,
+                    append(text, out.info.as_json()),
+                ))
             })
             .collect()
     }
@@ -174,7 +176,7 @@ impl Env for MemberEnv<'_> {
         let mut text = String::new();
         let out = self.unit.reset_each(&[(self.member, seed)], &mut text);
         let first = out.into_iter().next().expect("one result per member")?;
-        Ok(first.to_owned(&text))
+        Ok(first.to_reset(&text))
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {

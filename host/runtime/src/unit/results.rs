@@ -8,7 +8,8 @@ use crate::env::{Info, ResetOutput, StepOutput};
 use crate::vector::SlotStep;
 use std::ops::Range;
 
-/// A member's step outcome, its strings ranges of a shared text buffer.
+/// A member's step outcome (or a reset's, of which only the first observation and info are
+/// read), its strings ranges of a shared text buffer.
 #[derive(Debug, Clone)]
 pub(crate) struct TextStep {
     pub observation: Range<usize>,
@@ -19,9 +20,28 @@ pub(crate) struct TextStep {
 }
 
 impl TextStep {
+    /// A reset's outcome: the episode's first observation and info.
+    pub fn first(observation: Range<usize>, info: Range<usize>) -> Self {
+        TextStep {
+            observation,
+            info,
+            reward: 0.0,
+            terminated: false,
+            truncated: false,
+        }
+    }
+
     /// True when the episode is over, for either reason.
     pub fn done(&self) -> bool {
         self.terminated || self.truncated
+    }
+
+    /// A reset's outcome with its own strings, cut from `text` (whose info passed validation).
+    pub fn to_reset(&self, text: &str) -> ResetOutput {
+        ResetOutput {
+            observation: text[self.observation.clone()].to_owned(),
+            info: Info::from_validated(text[self.info.clone()].to_owned()),
+        }
     }
 
     /// The outcome with its own strings, cut from `text` (whose info passed validation).
@@ -31,23 +51,6 @@ impl TextStep {
             reward: self.reward,
             terminated: self.terminated,
             truncated: self.truncated,
-            info: Info::from_validated(text[self.info.clone()].to_owned()),
-        }
-    }
-}
-
-/// A member's first observation and info, as ranges of a shared text buffer.
-#[derive(Debug, Clone)]
-pub(crate) struct TextReset {
-    pub observation: Range<usize>,
-    pub info: Range<usize>,
-}
-
-impl TextReset {
-    /// The start with its own strings, cut from `text` (whose info passed validation).
-    pub fn to_owned(&self, text: &str) -> ResetOutput {
-        ResetOutput {
-            observation: text[self.observation.clone()].to_owned(),
             info: Info::from_validated(text[self.info.clone()].to_owned()),
         }
     }
@@ -76,7 +79,7 @@ impl PackedEntry {
     }
 
     /// SameStep: the step `last` ended its episode, and the next one began with `first`.
-    pub fn ended(last: TextStep, first: TextReset) -> Self {
+    pub fn ended(last: TextStep, first: TextStep) -> Self {
         PackedEntry {
             observation: first.observation,
             info: first.info,
@@ -121,12 +124,9 @@ impl PackedRun {
 
     /// Entry `k`'s env failed with `error`; its slot restarted with `first` (an empty
     /// observation and info when the restart failed too), and the step counts as truncated.
-    pub fn failed(&mut self, k: usize, error: Error, first: Option<TextReset>) -> PackedEntry {
+    pub fn failed(&mut self, k: usize, error: Error, first: Option<TextStep>) -> PackedEntry {
         self.errors.push((k, error));
-        let first = first.unwrap_or_else(|| TextReset {
-            observation: 0..0,
-            info: self.append("{}"),
-        });
+        let first = first.unwrap_or_else(|| TextStep::first(0..0, self.append("{}")));
         PackedEntry {
             truncated: true,
             ..PackedEntry::plain(first.observation, first.info)

@@ -2,7 +2,6 @@
 //! are plain columns; strings are ranges of a few shared text blocks (one per slot, or one per
 //! run of slots stepped together), so a batch moves between threads in a few allocations.
 
-use super::slot::SlotStep;
 use super::unit_step::UnitStep;
 use crate::Error;
 use crate::env::InfoStr;
@@ -48,22 +47,6 @@ pub struct VectorStep {
 }
 
 impl VectorStep {
-    /// An empty batch with room for `n` entries.
-    pub fn with_capacity(n: usize) -> Self {
-        VectorStep {
-            indices: Vec::with_capacity(n),
-            rewards: Vec::with_capacity(n),
-            terminated: Vec::with_capacity(n),
-            truncated: Vec::with_capacity(n),
-            errors: Vec::with_capacity(n),
-            blocks: Vec::with_capacity(n),
-            observations: Vec::with_capacity(n),
-            infos: Vec::with_capacity(n),
-            final_observations: Vec::with_capacity(n),
-            final_infos: Vec::with_capacity(n),
-        }
-    }
-
     /// Number of entries.
     pub fn len(&self) -> usize {
         self.indices.len()
@@ -112,88 +95,42 @@ impl VectorStep {
         self.final_observations.iter().any(Option::is_some)
     }
 
-    /// The entries of `steps`, for slots `indices` (one each, in order).
-    pub(crate) fn from_slots(
-        indices: impl IntoIterator<Item = usize>,
-        steps: Vec<SlotStep>,
-    ) -> Self {
-        let mut out = VectorStep::with_capacity(steps.len());
-        for (index, step) in indices.into_iter().zip(steps) {
-            out.push(index, step);
-        }
+    /// A batch of one entry per slot of `indices`, in that order, each to be filled in once by
+    /// [`VectorStep::place`], in any order.
+    pub(crate) fn for_indices(indices: Vec<usize>) -> Self {
+        let mut out = VectorStep::default();
+        out.grow(indices);
         out
-    }
-
-    /// Appends slot `index`'s result as the next entry (its strings become blocks of their
-    /// own, without a copy).
-    pub fn push(&mut self, index: usize, step: SlotStep) {
-        self.indices.push(index);
-        self.rewards.push(step.reward);
-        self.terminated.push(step.terminated);
-        self.truncated.push(step.truncated);
-        self.errors.push(step.error);
-        let observation = self.add_block(step.observation);
-        self.observations.push(observation);
-        let info = self.add_block(step.info.into_json());
-        self.infos.push(info);
-        let final_observation = step.final_observation.map(|o| self.add_block(o));
-        self.final_observations.push(final_observation);
-        let final_info = step.final_info.map(|i| self.add_block(i.into_json()));
-        self.final_infos.push(final_info);
-    }
-
-    /// A batch of one entry per slot `0..n`, each to be filled in once by
-    /// [`VectorStep::place_run`], in any order.
-    pub(crate) fn for_slots(n: usize) -> Self {
-        VectorStep {
-            indices: (0..n).collect(),
-            rewards: vec![0.0; n],
-            terminated: vec![false; n],
-            truncated: vec![false; n],
-            errors: (0..n).map(|_| None).collect(),
-            blocks: Vec::new(),
-            observations: vec![Span::UNSET; n],
-            infos: vec![Span::UNSET; n],
-            final_observations: vec![None; n],
-            final_infos: vec![None; n],
-        }
     }
 
     /// Appends the entries of one unit's results (as a streamed step hands them over).
     pub fn push_unit(&mut self, unit: UnitStep) {
         let (first, run) = unit.into_parts();
-        self.push_run(first, run);
-    }
-
-    /// Appends a run's entries, for slots `first..` (its text becomes one block).
-    fn push_run(&mut self, first: usize, run: PackedRun) {
         let at = self.len();
-        let n = run.entries.len();
-        self.indices.extend(first..first + n);
-        self.rewards.resize(at + n, 0.0);
-        self.terminated.resize(at + n, false);
-        self.truncated.resize(at + n, false);
-        self.errors.resize_with(at + n, || None);
-        self.observations.resize(at + n, Span::UNSET);
-        self.infos.resize(at + n, Span::UNSET);
-        self.final_observations.resize(at + n, None);
-        self.final_infos.resize(at + n, None);
-        self.place_at(at, run);
+        self.grow((first..first + run.entries.len()).collect());
+        self.place(at.., run);
     }
 
-    /// Fills in the entries of slots `first..` with a run's results (a batch made by
-    /// [`VectorStep::for_slots`]).
-    pub(crate) fn place_run(&mut self, first: usize, run: PackedRun) {
-        self.place_at(first, run);
+    /// Appends unset entries for slots `indices`.
+    fn grow(&mut self, indices: Vec<usize>) {
+        let n = self.len() + indices.len();
+        self.indices.extend(indices);
+        self.rewards.resize(n, 0.0);
+        self.terminated.resize(n, false);
+        self.truncated.resize(n, false);
+        self.errors.resize_with(n, || None);
+        self.observations.resize(n, Span::UNSET);
+        self.infos.resize(n, Span::UNSET);
+        self.final_observations.resize(n, None);
+        self.final_infos.resize(n, None);
     }
 
-    /// Writes a run's entries at entries `at..`; its text becomes one block.
-    fn place_at(&mut self, at: usize, run: PackedRun) {
+    /// Writes a run's entries, entry `k` at entry `at[k]`; its text becomes one block.
+    pub(crate) fn place(&mut self, at: impl Iterator<Item = usize> + Clone, run: PackedRun) {
         let block = self.blocks.len();
         self.blocks.push(run.text);
         let span = |range: Range<usize>| Span { block, range };
-        for (k, entry) in run.entries.into_iter().enumerate() {
-            let e = at + k;
+        for (e, entry) in at.clone().zip(run.entries) {
             self.rewards[e] = entry.reward;
             self.terminated[e] = entry.terminated;
             self.truncated[e] = entry.truncated;
@@ -203,7 +140,8 @@ impl VectorStep {
             self.final_infos[e] = entry.final_info.map(span);
         }
         for (k, error) in run.errors {
-            self.errors[at + k] = Some(error);
+            let e = at.clone().nth(k).expect("an error of an entry of the run");
+            self.errors[e] = Some(error);
         }
     }
 
@@ -242,15 +180,6 @@ impl VectorStep {
         self.infos.clear();
         self.final_observations.clear();
         self.final_infos.clear();
-    }
-
-    fn add_block(&mut self, text: String) -> Span {
-        let span = Span {
-            block: self.blocks.len(),
-            range: 0..text.len(),
-        };
-        self.blocks.push(text);
-        span
     }
 
     fn text(&self, span: &Span) -> &str {

@@ -2,7 +2,7 @@
 //! step), the units in parallel (see [`super::parallel`]), results in slot order.
 
 use super::parallel;
-use super::slot::{AutoresetMode, Slot, SlotStep};
+use super::slot::{AutoresetMode, Slot};
 use super::step::VectorStep;
 use super::unit_step::UnitStep;
 use super::units::{Layout, UnitSlots, Units};
@@ -149,9 +149,9 @@ impl VectorEnv {
         match actions {
             Actions::All(all) => {
                 let runs = self.step_units(all, |_, run| run)?;
-                let mut out = VectorStep::for_slots(all.len());
+                let mut out = VectorStep::for_indices((0..all.len()).collect());
                 for (&start, run) in self.layout.starts.iter().zip(runs) {
-                    out.place_run(start, run);
+                    out.place(start.., run);
                 }
                 Ok(out)
             }
@@ -166,17 +166,11 @@ impl VectorEnv {
                         .collect();
                     unit.advance(&batch, mode)
                 });
-                let mut steps: Vec<Option<SlotStep>> = pairs.iter().map(|_| None).collect();
+                let mut out = VectorStep::for_indices(pairs.iter().map(|(i, _)| *i).collect());
                 for ((_, group), run) in groups.iter().zip(runs) {
-                    for (&(p, _), step) in group.iter().zip(run.unpack()) {
-                        steps[p] = Some(step);
-                    }
+                    out.place(group.iter().map(|&(p, _)| p), run);
                 }
-                let steps = steps.into_iter().map(|s| s.expect("every slot stepped"));
-                Ok(VectorStep::from_slots(
-                    pairs.iter().map(|(i, _)| *i),
-                    steps.collect(),
-                ))
+                Ok(out)
             }
         }
     }

@@ -52,7 +52,7 @@ impl UnitSlots {
             .iter()
             .zip(outputs)
             .map(|(&(member, _), out)| {
-                let first = out?.to_owned(&text);
+                let first = out?.to_reset(&text);
                 let state = &mut self.states[member];
                 state.episode_over = false;
                 state.fresh = false;

@@ -27,7 +27,7 @@ mod step_then_reset;
 
 use super::columns::{Entry, EpisodeStart};
 use super::record::{self, Call, Record, Start};
-use super::{StepsAndResets, TextReset, TextStep, Unit, append};
+use super::{StepsAndResets, TextStep, Unit, append};
 use crate::bindings::env_world::EnvPlugin;
 use crate::env::Env;
 use crate::guard;
@@ -735,18 +735,14 @@ impl Unit for ComponentUnit {
         &mut self,
         resets: &[(usize, Option<u64>)],
         text: &mut String,
-    ) -> Vec<Result<TextReset>> {
+    ) -> Vec<Result<TextStep>> {
         let batch: Vec<(usize, Request<'_>)> = resets
             .iter()
             .map(|&(m, seed)| (m, Request::Reset(self.members[m].record.next_start(seed))))
             .collect();
         let mut results: Vec<Result<TextStep>> = batch.iter().map(|_| Err(pending())).collect();
         self.run(&batch, (0..batch.len()).collect(), &mut results, text);
-        let first = |step: TextStep| TextReset {
-            observation: step.observation,
-            info: step.info,
-        };
-        results.into_iter().map(|r| r.map(first)).collect()
+        results
     }
 
     fn step_each_then_reset(

@@ -5,7 +5,7 @@ use super::calls::StepThenResetArgs;
 use super::{ComponentUnit, Request};
 use crate::Result;
 use crate::unit::columns::{BatchResults, EpisodeStart};
-use crate::unit::{StepsAndResets, TextReset, TextStep, Unit};
+use crate::unit::{StepsAndResets, TextStep, Unit};
 use wasmtime::component::TypedFunc;
 
 /// What came of trying a step-and-reset call (`ComponentUnit::try_step_then_reset`).
@@ -101,7 +101,7 @@ impl ComponentUnit {
                 self.book((m, Request::Step(action)), output)
             })
             .collect();
-        let mut resets: Vec<Option<Result<TextReset>>> = steps.iter().map(|_| None).collect();
+        let mut resets: Vec<Option<Result<TextStep>>> = steps.iter().map(|_| None).collect();
         for (k, entry) in ended.into_iter().zip(entries) {
             // A step that broke the contract failed its member: that reset is not taken.
             if !outputs[k].as_ref().is_ok_and(TextStep::done) {
@@ -111,11 +111,7 @@ impl ComponentUnit {
             let start = self.members[m].record.next_start(None);
             debug_assert_eq!(start, starts[k]);
             let output = self.check(m, "reset", entry, text);
-            let first = self.book((m, Request::Reset(start)), output);
-            resets[k] = Some(first.map(|step| TextReset {
-                observation: step.observation,
-                info: step.info,
-            }));
+            resets[k] = Some(self.book((m, Request::Reset(start)), output));
         }
         Combined::Done((outputs, resets))
     }
