@@ -15,8 +15,10 @@ use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 use std::sync::{Mutex, PoisonError};
 
-/// The raw tuple of a vector step over all slots (see `batch::step_to_py` for its layout),
-/// under construction. Every Python object is made in [`Columns::take`], while other threads
+/// The raw tuple of a batch, under construction: `(indices, observations, rewards, terminated,
+/// truncated, infos, final_observations, final_infos, errors)`, rewards and flags as numpy
+/// arrays (float64, bool), the rest lists; `indices` is `None` for a step of every slot in
+/// order, and the last three are `None` when no entry has one. Every Python object is made in [`Columns::take`], while other threads
 /// still step: the lists when the first slot arrives (the rare ones when their first value
 /// does), each entry as its slot arrives. [`Columns::finish`] only wraps the numeric columns
 /// and builds the tuple, so little is left for the time when no env steps.
@@ -145,14 +147,35 @@ pub fn step_all<'py>(
 ) -> PyResult<Bound<'py, PyTuple>> {
     let actions = ActionTexts::read(actions)?;
     let texts = actions.texts();
-    let mut columns = Columns::for_all_slots(texts.len(), last.take());
-    let handed = HandOver::new(&mut columns);
-    py.detach(|| step(&texts, &|ready| handed.take(ready)))
-        .py_err(py)?;
-    handed.finish();
-    let result = columns.finish(py)?;
+    let columns = Columns::for_all_slots(texts.len(), last.take());
+    let result = convert_streamed(py, columns, |take| step(&texts, take))?;
     last.keep(&result);
     Ok(result)
+}
+
+/// A partial step for Python: the slots of `pairs` (distinct), each with its action, stepped
+/// with the GIL released by `step`, which hands each unit's results to the `take` it is given
+/// (converted as they arrive, as in [`step_all`]); the result tuple lists the slots in order.
+pub fn step_some<'py>(
+    py: Python<'py>,
+    pairs: &[(usize, &str)],
+    step: impl FnOnce(&(dyn Fn(UnitStep) + Sync)) -> geode_runtime::Result<()> + Send,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let columns = Columns::new(pairs.iter().map(|(i, _)| *i).collect(), None);
+    convert_streamed(py, columns, step)
+}
+
+/// Runs `step` with the GIL released, converting each unit's results into `columns` as it
+/// hands them over; then the finished tuple.
+fn convert_streamed<'py>(
+    py: Python<'py>,
+    mut columns: Columns,
+    step: impl FnOnce(&(dyn Fn(UnitStep) + Sync)) -> geode_runtime::Result<()> + Send,
+) -> PyResult<Bound<'py, PyTuple>> {
+    let handed = HandOver::new(&mut columns);
+    py.detach(|| step(&|ready| handed.take(ready))).py_err(py)?;
+    handed.finish();
+    columns.finish(py)
 }
 
 /// Results handed over by the stepping threads (see `VectorEnv::step_streamed`), converted on

@@ -1,7 +1,6 @@
 //! `make_vec` and [`PyVectorEnv`]: the synchronous vector env (slots stepped in parallel on the
 //! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
 
-use crate::batch::step_to_py;
 use crate::columns::{self, LastResult};
 use crate::convert::{self, mode_name, resets_to_py, slot_id};
 use crate::errors::{IntoPyResult, invalid_argument};
@@ -113,7 +112,7 @@ impl PyVectorEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         columns::step_all(py, actions, &self.last, |texts, take| {
-            self.lock().step_streamed(texts, take)
+            self.lock().step_streamed(Actions::All(texts), take)
         })
     }
 
@@ -127,10 +126,9 @@ impl PyVectorEnv {
             .iter()
             .map(|(i, a)| Ok((*i, a.to_str()?)))
             .collect::<PyResult<Vec<(usize, &str)>>>()?;
-        let step = py
-            .detach(|| self.lock().step(Actions::Some(&texts)))
-            .py_err(py)?;
-        step_to_py(py, step)
+        columns::step_some(py, &texts, |take| {
+            self.lock().step_streamed(Actions::Some(&texts), take)
+        })
     }
 
     /// Resets the given slots with the given seeds: `(observations, infos)`.

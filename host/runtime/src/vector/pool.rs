@@ -7,7 +7,7 @@
 
 use super::parallel;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use super::unit_step::UnitStep;
+use super::unit_step::{Slots, UnitStep};
 use super::units::{Layout, UnitSlots, Units};
 use crate::env::Info;
 use crate::{Error, Result};
@@ -481,7 +481,7 @@ impl AsyncPool {
             .collect();
         let step = |u: &mut usize, actions: &&[S]| {
             let run = shared.lock(*u).advance_all(actions, mode);
-            take(UnitStep::new(starts[*u], run));
+            take(UnitStep::new(Slots::From(starts[*u]), run));
         };
         parallel::map_zip(&mut units, &per_unit, step);
         Ok(())

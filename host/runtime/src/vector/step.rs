@@ -105,9 +105,9 @@ impl VectorStep {
 
     /// Appends the entries of one unit's results (as a streamed step hands them over).
     pub fn push_unit(&mut self, unit: UnitStep) {
-        let (first, run) = unit.into_parts();
+        let (slots, run) = unit.into_parts();
         let at = self.len();
-        self.grow((first..first + run.entries.len()).collect());
+        self.grow((0..run.entries.len()).map(|k| slots.get(k)).collect());
         self.place(at.., run);
     }
 

@@ -4,8 +4,8 @@
 use super::parallel;
 use super::slot::{AutoresetMode, Slot};
 use super::step::VectorStep;
-use super::unit_step::UnitStep;
-use super::units::{Layout, UnitSlots, Units};
+use super::unit_step::{Slots, UnitStep};
+use super::units::{Layout, UnitBatch, UnitSlots, Units};
 use crate::env::Info;
 use crate::unit::PackedRun;
 use crate::{Error, Result};
@@ -146,55 +146,68 @@ impl VectorEnv {
     /// failure does not fail the batch: it is reported in [`VectorStep::errors`] for that slot
     /// only, and the slot restarts.
     pub fn step<S: AsRef<str> + Sync>(&mut self, actions: Actions<'_, S>) -> Result<VectorStep> {
-        match actions {
-            Actions::All(all) => {
-                let runs = self.step_units(all, |_, run| run)?;
-                let mut out = VectorStep::for_indices((0..all.len()).collect());
-                for (&start, run) in self.layout.starts.iter().zip(runs) {
-                    out.place(start.., run);
-                }
-                Ok(out)
-            }
-            Actions::Some(pairs) => {
-                let groups = self.layout.by_unit(pairs.iter().map(|(i, _)| *i))?;
-                let mode = self.mode;
-                let mut targets = select(&mut self.units, &groups);
-                let runs = parallel::map_zip(&mut targets, &groups, |unit, (_, group)| {
-                    let batch: Vec<(usize, &str)> = group
-                        .iter()
-                        .map(|&(p, member)| (member, pairs[p].1.as_ref()))
-                        .collect();
-                    unit.advance(&batch, mode)
-                });
-                let mut out = VectorStep::for_indices(pairs.iter().map(|(i, _)| *i).collect());
-                for ((_, group), run) in groups.iter().zip(runs) {
-                    out.place(group.iter().map(|&(p, _)| p), run);
-                }
-                Ok(out)
-            }
+        let parts = self.step_units(&actions, |slots, run| (slots, run))?;
+        let indices: Vec<usize> = match actions {
+            Actions::All(all) => (0..all.len()).collect(),
+            Actions::Some(pairs) => pairs.iter().map(|(i, _)| *i).collect(),
+        };
+        let mut entry_of = vec![0; self.num_envs()];
+        for (entry, &index) in indices.iter().enumerate() {
+            entry_of[index] = entry;
         }
+        let mut out = VectorStep::for_indices(indices);
+        for (slots, run) in parts {
+            let entries = (0..run.entries.len()).map(|k| entry_of[slots.get(k)]);
+            out.place(entries, run);
+        }
+        Ok(out)
     }
 
-    /// Steps every slot with one action each, like `step(Actions::All(actions))`, but hands
-    /// each unit's results to `take` as soon as they are ready, on the thread that stepped the
-    /// unit (each slot exactly once; [`UnitStep::index`] says which), while other threads
-    /// still step. So work done on each result (converting it for Python, say) runs beside the
-    /// stepping. `take` may be called from several threads at once.
+    /// Steps the slots named by `actions` like [`VectorEnv::step`], but hands each unit's
+    /// results to `take` as soon as they are ready, on the thread that stepped the unit (each
+    /// slot exactly once; [`UnitStep::index`] says which), while other threads still step. So
+    /// work done on each result (converting it for Python, say) runs beside the stepping.
+    /// `take` may be called from several threads at once.
     pub fn step_streamed<S: AsRef<str> + Sync>(
         &mut self,
-        actions: &[S],
+        actions: Actions<'_, S>,
         take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
-        self.step_units(actions, |start, run| take(UnitStep::new(start, run)))?;
+        self.step_units(&actions, |slots, run| take(UnitStep::new(slots, run)))?;
         Ok(())
     }
 
-    /// Steps every unit with its slots' actions, the units in parallel, and returns `then(first
-    /// slot, results)` of each unit, in unit order; `then` runs on the thread that stepped it.
+    /// Steps every unit that `actions` names with its slots' actions, the units in parallel,
+    /// and returns `then(slots, results)` of each unit, in unit order; `then` runs on the
+    /// thread that stepped it.
     fn step_units<S: AsRef<str> + Sync, R: Send>(
         &mut self,
+        actions: &Actions<'_, S>,
+        then: impl Fn(Slots, PackedRun) -> R + Sync + Send,
+    ) -> Result<Vec<R>> {
+        let mode = self.mode;
+        let pairs = match *actions {
+            Actions::All(all) => return self.step_all_units(all, then),
+            Actions::Some(pairs) => pairs,
+        };
+        let groups = self.layout.by_unit(pairs.iter().map(|(i, _)| *i))?;
+        let mut targets = select(&mut self.units, &groups);
+        let step = |unit: &mut &mut UnitSlots, (_, group): &UnitBatch| {
+            let batch: Vec<(usize, &str)> = group
+                .iter()
+                .map(|&(p, member)| (member, pairs[p].1.as_ref()))
+                .collect();
+            let slots = group.iter().map(|&(p, _)| pairs[p].0).collect();
+            then(Slots::Listed(slots), unit.advance(&batch, mode))
+        };
+        Ok(parallel::map_zip(&mut targets, &groups, step))
+    }
+
+    /// [`VectorEnv::step_units`] for one action per slot.
+    fn step_all_units<S: AsRef<str> + Sync, R: Send>(
+        &mut self,
         actions: &[S],
-        then: impl Fn(usize, PackedRun) -> R + Sync + Send,
+        then: impl Fn(Slots, PackedRun) -> R + Sync + Send,
     ) -> Result<Vec<R>> {
         self.check_action_count(actions.len())?;
         let mode = self.mode;
@@ -203,7 +216,7 @@ impl VectorEnv {
             .map(|(&start, unit)| (start, &actions[start..start + unit.len()]))
             .collect();
         let step = |unit: &mut UnitSlots, &(start, actions): &(usize, &[S])| {
-            then(start, unit.advance_all(actions, mode))
+            then(Slots::From(start), unit.advance_all(actions, mode))
         };
         if self.units.len() == 1 || actions.len() < PARALLEL_THRESHOLD {
             let units = self.units.iter_mut().zip(&per_unit);

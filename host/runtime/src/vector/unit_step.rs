@@ -8,17 +8,36 @@ use crate::Error;
 use crate::env::InfoStr;
 use crate::unit::{PackedEntry, PackedRun};
 
-/// The results of one unit's slots (`first..first + len`) from one step, in slot order. Entry
-/// `k` is slot `index(k)`'s result.
+/// The results of one unit's slots from one step: all of them in slot order (a whole step),
+/// or those a partial step named, in its order. Entry `k` is slot `index(k)`'s result.
 #[derive(Debug)]
 pub struct UnitStep {
-    first: usize,
+    slots: Slots,
     run: PackedRun,
 }
 
+/// The slots of a [`UnitStep`]'s entries.
+#[derive(Debug)]
+pub(crate) enum Slots {
+    /// Consecutive slots from this one on.
+    From(usize),
+    /// These slots, one per entry.
+    Listed(Vec<usize>),
+}
+
+impl Slots {
+    /// The slot of entry `k`.
+    pub fn get(&self, k: usize) -> usize {
+        match self {
+            Slots::From(first) => first + k,
+            Slots::Listed(slots) => slots[k],
+        }
+    }
+}
+
 impl UnitStep {
-    pub(crate) fn new(first: usize, run: PackedRun) -> Self {
-        UnitStep { first, run }
+    pub(crate) fn new(slots: Slots, run: PackedRun) -> Self {
+        UnitStep { slots, run }
     }
 
     /// Slot `index`'s result on its own (a pool's completion, say), as a one-entry part.
@@ -36,11 +55,11 @@ impl UnitStep {
         entry.final_info = step.final_info.map(|i| run.append(i.as_json()));
         run.entries.push(entry);
         run.errors.extend(step.error.map(|e| (0, e)));
-        UnitStep::new(index, run)
+        UnitStep::new(Slots::From(index), run)
     }
 
-    pub(crate) fn into_parts(self) -> (usize, PackedRun) {
-        (self.first, self.run)
+    pub(crate) fn into_parts(self) -> (Slots, PackedRun) {
+        (self.slots, self.run)
     }
 
     fn entry(&self, k: usize) -> &PackedEntry {
@@ -59,7 +78,7 @@ impl UnitStep {
 
     /// The slot of entry `k`.
     pub fn index(&self, k: usize) -> usize {
-        self.first + k
+        self.slots.get(k)
     }
 
     /// Entry `k`'s observation (after SameStep autoreset, the new episode's first one).
