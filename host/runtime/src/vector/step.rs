@@ -1,6 +1,6 @@
 //! [`VectorStep`]: the batched result of a vector step, one entry per stepped slot. Numbers
-//! are plain columns; strings are ranges of a few shared text blocks (one per slot, or one per
-//! run of slots stepped together), so a batch moves between threads in a few allocations.
+//! are plain columns; strings are ranges of a few shared text blocks (one per unit's run of
+//! slots stepped together), so a batch moves between threads in a few allocations.
 
 use super::unit_step::UnitStep;
 use crate::Error;
