@@ -2,7 +2,7 @@
 //! `requirements.txt` (pure Python, installed with pip at build time) and `sdk/python`, frozen
 //! with CPython into a component by componentize-py.
 
-use super::toolchains::{Toolchains, copy_tree, run};
+use super::toolchains::{Toolchains, copy_tree, pip_install, run};
 use super::{Kind, Project, sources};
 use anyhow::Result;
 use std::path::Path;
@@ -35,14 +35,7 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     std::fs::create_dir_all(&deps)?;
     let requirements = project.dir.join("requirements.txt");
     if has_requirements(&requirements) {
-        run(Command::new(venv.join("bin/python"))
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-            ])
+        run(pip_install(&venv)
             .args(["--no-compile", "--target"])
             .arg(&deps)
             .arg("-r")

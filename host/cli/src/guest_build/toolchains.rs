@@ -81,6 +81,9 @@ impl Toolchains {
     }
 
     /// A Python virtual environment with `package==version` installed; returns its directory.
+    /// The venv is made afresh (`--clear`: a half-made one from a failed or copied install
+    /// is not reused) and without pip of its own: the host interpreter's pip installs into
+    /// it ([`pip_install`]), so no `ensurepip` runs.
     fn python_venv(&self, dir: &str, package: &str, version: &str) -> Result<PathBuf> {
         let venv = self.path(dir);
         let marker = venv.join(format!(".installed-{package}-{version}"));
@@ -88,17 +91,10 @@ impl Toolchains {
             &format!("{package} {version}"),
             || marker.is_file(),
             || {
-                let python = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-                run(Command::new(python).arg("-m").arg("venv").arg(&venv))?;
-                run(Command::new(venv.join("bin/python"))
-                    .args([
-                        "-m",
-                        "pip",
-                        "install",
-                        "--quiet",
-                        "--disable-pip-version-check",
-                    ])
-                    .arg(format!("{package}=={version}")))?;
+                run(Command::new(host_python())
+                    .args(["-m", "venv", "--clear", "--without-pip"])
+                    .arg(&venv))?;
+                run(pip_install(&venv).arg(format!("{package}=={version}")))?;
                 std::fs::write(&marker, "")?;
                 Ok(())
             },
@@ -155,6 +151,21 @@ impl Toolchains {
     pub fn rust_target(&self) -> PathBuf {
         self.path("rust-target")
     }
+}
+
+/// The Python that makes venvs and runs pip: `$PYTHON`, else `python3`.
+fn host_python() -> String {
+    std::env::var("PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// `pip install` into `venv`, run by the host interpreter's pip (`--python`), quiet; the
+/// caller adds what to install.
+pub fn pip_install(venv: &Path) -> Command {
+    let mut pip = Command::new(host_python());
+    pip.args(["-m", "pip", "--python"])
+        .arg(venv.join("bin/python"))
+        .args(["install", "--quiet", "--disable-pip-version-check"]);
+    pip
 }
 
 /// Runs `command`, failing with its output when it fails.
