@@ -49,14 +49,37 @@ class NativeVectorEnv(VectorEnv):
         self._tokens = itertools.count()
         self._reader_loop = None  # the asyncio loop watching the pool's wake-up fd
         self.on_error = on_error
-        self.final_observations: List[Optional[str]] = []
-        self.final_infos: List[Optional[dict]] = []
-        self.errors: List[Optional[Exception]] = []
+        # The last batch step's size, final observations, final infos and errors; a column the
+        # step left as None (nothing ended, nothing failed) becomes a list of Nones when read.
+        self._finals: list = [0, [], [], []]
 
     def _new_histories(self):
         if not self._chat_layers:
             return None
         return [[layer.history() for layer in self._chat_layers] for _ in range(self.num_envs)]
+
+    @property
+    def final_observations(self) -> List[Optional[str]]:
+        """The last observation of each episode the last batch step ended under SameStep
+        autoreset (``None`` for the others)."""
+        return self._final(1)
+
+    @property
+    def final_infos(self) -> List[Optional[dict]]:
+        """The last info of each episode the last batch step ended (see ``final_observations``)."""
+        return self._final(2)
+
+    @property
+    def errors(self) -> List[Optional[Exception]]:
+        """The exception of each slot whose env failed in the last batch step (it was restarted),
+        else ``None``."""
+        return self._final(3)
+
+    def _final(self, column: int) -> list:
+        values = self._finals[column]
+        if values is None:
+            values = self._finals[column] = [None] * self._finals[0]
+        return values
 
     @property
     def autoreset_mode(self) -> AutoresetMode:
@@ -142,22 +165,29 @@ class NativeVectorEnv(VectorEnv):
         else:
             acts = actions if isinstance(actions, list) else list(actions)
             raw = self._raw.step_all(acts)
-        return self._finish(raw, acts)
-
-    def _finish(self, raw, actions: Sequence):
-        """GEM's return values from a raw native batch (whose rewards and flags are already
-        float64 and bool arrays), after chat layers and error policy."""
-        return self._postprocess(raw, actions)
+        return self._postprocess(raw, acts)
 
     def _postprocess(self, raw, actions: Sequence, batch: bool = True):
-        """Chat layers, error infos, final observations and the error policy, on lists. A batch
-        step also records its final observations, final infos and errors on the vector env."""
+        """GEM's return values from a raw native batch (whose rewards and flags are already
+        float64 and bool arrays), after error infos, chat layers and the error policy. A batch
+        step also keeps its final observations, final infos and errors on the vector env."""
         indices, obs, rewards, terms, truncs, infos, fobs, finfos, errs = raw
-        n = len(obs)
-        if indices is None:  # a step of every slot, in order
-            indices = range(n)
-        fobs = fobs if fobs is not None else [None] * n
-        finfos = finfos if finfos is not None else [None] * n
+        if errs is not None or self._histories is not None:
+            n = len(obs)
+            if fobs is None:
+                fobs = [None] * n
+            if finfos is None:
+                finfos = [None] * n
+            self._apply_errors_and_layers(range(n) if indices is None else indices, actions, obs,
+                                          terms, truncs, infos, fobs, finfos, errs)
+        if batch:
+            self._finals = [len(obs), fobs, finfos, errs]
+        if errs is not None and self.on_error == "raise":
+            raise next(e for e in errs if e is not None)
+        return obs, rewards, terms, truncs, infos
+
+    def _apply_errors_and_layers(self, indices, actions, obs, terms, truncs, infos, fobs, finfos, errs):
+        """Adds each failed slot's error to its info and runs the chat layers, in place."""
         if errs is not None:
             for k, err in enumerate(errs):
                 if err is not None:
@@ -166,15 +196,7 @@ class NativeVectorEnv(VectorEnv):
             for k, i in enumerate(indices):
                 err = errs[k] if errs is not None else None
                 obs[k], fobs[k] = self._transform(i, actions[k], obs[k], infos[k], fobs[k], finfos[k], err)
-        if self._histories is not None:  # only the chat layers need to know
-            for k, i in enumerate(indices):
                 self._ended[i] = bool(terms[k] or truncs[k])
-        if batch:
-            self.final_observations, self.final_infos = fobs, finfos
-            self.errors = errs if errs is not None else [None] * n
-        if errs is not None and self.on_error == "raise":
-            raise next(e for e in errs if e is not None)
-        return obs, rewards, terms, truncs, infos
 
     def _transform(self, i, action, obs, info, fobs, finfo, err):
         """Chat layers for one slot: (observation, final observation)."""
@@ -229,7 +251,7 @@ class NativeVectorEnv(VectorEnv):
         raw = self._pool().recv(min_batch, timeout)
         indices = raw[0]
         actions = [self._pending[i].popleft() if self._pending.get(i) else "" for i in indices]
-        obs, rewards, terms, truncs, infos = self._finish(raw, actions)
+        obs, rewards, terms, truncs, infos = self._postprocess(raw, actions)
         return np.array(indices, dtype=np.int64), obs, rewards, terms, truncs, infos
 
     async def step_async(self, index: int, action: str):
