@@ -245,3 +245,17 @@ def test_text_beyond_ascii_arrives_as_lone_envs_give_it(gem, async_mode):
             assert obs[k] == expected
             beyond_ascii += not obs[k].isascii()
     assert beyond_ascii > 0
+
+
+def test_no_two_infos_share_a_list_or_a_dict(gem, poison, async_mode):
+    # Every slot returns the same info text, with a list and an object in it: each slot's dict
+    # and what it holds must be its own, in this step and the next.
+    vec = gem.make_vec(["poison:Counter-v0"] * 4, seed=0, async_mode=async_mode)
+    vec.reset(seed=0)
+    infos = vec.step(["info:nested"] * 4)[4]
+    assert all(info == {"tags": ["a", "b"], "meta": {"depth": 1}} for info in infos)
+    infos[0]["tags"].append("mine")
+    infos[0]["meta"]["depth"] = 9
+    assert infos[1] == {"tags": ["a", "b"], "meta": {"depth": 1}}
+    later = vec.step(["info:nested"] * 4)[4]
+    assert later[0] == {"tags": ["a", "b"], "meta": {"depth": 1}}

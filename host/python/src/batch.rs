@@ -6,14 +6,16 @@ use crate::errors;
 use geode_runtime::InfoStr;
 use geode_runtime::vector::{Completed, SlotStep};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 /// The result of one slot: its index and its step (a pool's completion, or a vector step's row).
 pub type Row = Completed;
 
 /// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
-/// mostly return the same info, and a dict copy is cheaper than parsing). It holds no GIL-bound
-/// reference, so it can live across the GIL being released and taken again.
+/// mostly return the same info, and a dict copy is cheaper than parsing). Only dicts
+/// whose values are immutable (text, numbers, booleans, `None`) are reused, so no two infos
+/// share a list or a nested dict. It holds no GIL-bound reference, so it can live across the
+/// GIL being released and taken again.
 #[derive(Default)]
 pub struct InfoCache {
     last: Option<(String, Py<PyDict>)>,
@@ -28,9 +30,23 @@ impl InfoCache {
             return dict.bind(py).copy();
         }
         let dict = info_to_py(py, info)?;
-        self.last = Some((info.as_json().to_owned(), dict.copy()?.unbind()));
+        self.last = match values_are_immutable(&dict) {
+            true => Some((info.as_json().to_owned(), dict.copy()?.unbind())),
+            false => None,
+        };
         Ok(dict)
     }
+}
+
+/// Whether every value of `dict` is text, a number, a boolean or `None`.
+fn values_are_immutable(dict: &Bound<'_, PyDict>) -> bool {
+    dict.values().iter().all(|value| {
+        value.is_none()
+            || value.is_instance_of::<PyString>()
+            || value.is_instance_of::<PyInt>()
+            || value.is_instance_of::<PyFloat>()
+            || value.is_instance_of::<PyBool>()
+    })
 }
 
 /// One slot's result for `step_async`: `(observation, reward, terminated, truncated, info,

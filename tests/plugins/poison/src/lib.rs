@@ -13,7 +13,8 @@
 //!
 //! Two more actions are legitimate but heavy, for budgets: `work:N` runs N rounds of
 //! arithmetic (about 5 fuel each) and `hold:N` allocates N MiB and keeps it; both answer
-//! with a step that does not count as a turn.
+//! with a step that does not count as a turn. So does `info:nested`, whose info holds a list
+//! and an object (every member returns the same one: the host must not share them).
 //!
 //! With `"leak": true` every member bumps one counter shared by all instances of the component
 //! and shows it in each observation: members leak state into each other, which the host's
@@ -116,6 +117,12 @@ fn heavy(action: &str) -> Option<Step> {
             x = black_box(x.wrapping_mul(31).wrapping_add(i));
         }
         return Some(Step::new(format!("worked {x}"), 0.0));
+    }
+    if action == "info:nested" {
+        let step = Step::new("nested info", 0.0)
+            .info("tags", ["a", "b"])
+            .info("meta", json!({"depth": 1}));
+        return Some(step);
     }
     let mib: usize = action.strip_prefix("hold:")?.parse().ok()?;
     let mut block = vec![0u8; mib << 20];
