@@ -95,6 +95,8 @@ impl ActionTexts {
         let mut out = ActionTexts::default();
         match actions.cast::<PyList>() {
             Ok(list) => {
+                // Room for typical short actions, so the text grows once or not at all.
+                out.text.reserve(list.len() * 32);
                 out.ends.reserve(list.len());
                 for (k, action) in list.iter().enumerate() {
                     out.push(k, &action)?;
