@@ -6,7 +6,7 @@ use crate::errors;
 use geode_runtime::InfoStr;
 use geode_runtime::vector::{Completed, SlotStep};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
 
 /// The result of one slot: its index and its step (a pool's completion, or a vector step's row).
 pub type Row = Completed;
@@ -30,22 +30,22 @@ impl InfoCache {
             return dict.bind(py).copy();
         }
         let dict = info_to_py(py, info)?;
-        self.last = match values_are_immutable(&dict) {
-            true => Some((info.as_json().to_owned(), dict.copy()?.unbind())),
-            false => None,
+        self.last = if values_are_immutable(&dict) {
+            Some((info.as_json().to_owned(), dict.copy()?.unbind()))
+        } else {
+            None
         };
         Ok(dict)
     }
 }
 
-/// Whether every value of `dict` is text, a number, a boolean or `None`.
+/// Whether every value of `dict` is text, a number, a boolean (an `int` in Python) or `None`.
 fn values_are_immutable(dict: &Bound<'_, PyDict>) -> bool {
     dict.values().iter().all(|value| {
         value.is_none()
             || value.is_instance_of::<PyString>()
             || value.is_instance_of::<PyInt>()
             || value.is_instance_of::<PyFloat>()
-            || value.is_instance_of::<PyBool>()
     })
 }
 
