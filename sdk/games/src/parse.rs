@@ -41,15 +41,35 @@ pub fn last_boxed_int_text(text: &str) -> Option<&str> {
 }
 
 /// The digits of the last `\boxed{N}` whose content is only ASCII digits.
+///
+/// Searched from the closing brace back: a numeric answer mostly ends the action, so the common
+/// case reads only the answer's own bytes. Inside a wasm guest every loop round pays for fuel
+/// accounting, so the fewer rounds the better.
 fn last_boxed_digits(text: &str) -> Option<&str> {
-    box_bodies_from_last(text).find_map(|body| {
-        let rest = &text.as_bytes()[body..];
-        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 || rest.get(digits) != Some(&b'}') {
-            return None;
+    let bytes = text.as_bytes();
+    let mut end = bytes.len();
+    while let Some(close) = last_close(&bytes[..end]) {
+        let before = &bytes[..close];
+        let digits = before
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        let body = close - digits;
+        if digits > 0 && before[..body].ends_with(OPEN.as_bytes()) {
+            return Some(&text[body..close]);
         }
-        Some(&text[body..body + digits])
-    })
+        end = close;
+    }
+    None
+}
+
+/// The offset of the last `}` of `bytes`.
+fn last_close(bytes: &[u8]) -> Option<usize> {
+    match bytes.last() {
+        Some(b'}') => Some(bytes.len() - 1),
+        _ => memchr::memrchr(b'}', bytes),
+    }
 }
 
 /// The value of ASCII `digits`, saturating at `i64::MAX`. Up to 18 significant digits cannot
@@ -141,5 +161,23 @@ mod tests {
         assert_eq!(last_boxed("\\boxed{a} \\boxed{b"), Some("a"));
         assert_eq!(last_boxed("\\boxed{a\\boxed{b}"), Some("b"));
         assert_eq!(last_boxed("é\\boxed{ü}"), Some("ü"));
+    }
+
+    #[test]
+    fn short_and_long_texts_find_the_same_boxes() {
+        // Boxes on both sides of the length where the scan changes method, and backslashes
+        // that open no box.
+        for pad in [0, 10, 40, 60, 70, 200] {
+            let filler = "x\\y ".repeat(pad / 5);
+            let text = format!("\\boxed{{12}} {filler}\\boxed{{no}}\\");
+            assert_eq!(last_boxed_int(&text), Some(12), "{}", text.len());
+            assert_eq!(last_boxed(&text), Some("no"));
+            let text = format!("{filler}\\boxed{{7}}{filler}");
+            assert_eq!(last_boxed_int(&text), Some(7), "{}", text.len());
+        }
+        assert_eq!(last_boxed_int("\\boxed{12}}"), Some(12));
+        assert_eq!(last_boxed_int("\\boxed{\\boxed{5}}"), Some(5));
+        assert_eq!(last_boxed_int("\\boxed{4} 7}"), Some(4));
+        assert_eq!(last_boxed_int("boxed{4}"), None);
     }
 }

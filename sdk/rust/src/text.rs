@@ -94,10 +94,12 @@ impl<T: Piece + ?Sized> Piece for &T {
 }
 
 /// Integers are written with `itoa` (no padding or sign logic beyond what the number needs);
-/// the common small ones (0 to 99, what games mostly print) digit by digit, without a copy.
+/// the common small ones (0 to 99, what games mostly print) digit by digit, without a copy,
+/// inlined: in a wasm guest a call costs more than writing two digits.
 macro_rules! integer_pieces {
     ($($t:ty)*) => {$(
         impl Piece for $t {
+            #[inline(always)]
             fn push_to(&self, out: &mut String) {
                 let value = *self;
                 if (0..100).contains(&value) {
