@@ -79,6 +79,7 @@ impl InfoStr {
     }
 
     /// The JSON text.
+    #[inline]
     pub fn as_json(&self) -> &str {
         &self.0
     }

@@ -103,6 +103,7 @@ pub(crate) struct PackedRun {
 
 impl PackedRun {
     /// The text at `range`.
+    #[inline]
     pub fn text(&self, range: &Range<usize>) -> &str {
         &self.text[range.clone()]
     }

@@ -27,6 +27,7 @@ pub(crate) enum Slots {
 
 impl Slots {
     /// The slot of entry `k`.
+    #[inline]
     pub fn get(&self, k: usize) -> usize {
         match self {
             Slots::From(first) => first + k,
@@ -62,63 +63,75 @@ impl UnitStep {
         (self.slots, self.run)
     }
 
+    #[inline]
     fn entry(&self, k: usize) -> &PackedEntry {
         &self.run.entries[k]
     }
 
     /// Number of entries.
+    #[inline]
     pub fn len(&self) -> usize {
         self.run.entries.len()
     }
 
     /// True when the unit had no slot in the step.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.run.entries.is_empty()
     }
 
     /// The slot of entry `k`.
+    #[inline]
     pub fn index(&self, k: usize) -> usize {
         self.slots.get(k)
     }
 
     /// Entry `k`'s observation (after SameStep autoreset, the new episode's first one).
+    #[inline]
     pub fn observation(&self, k: usize) -> &str {
         self.run.text(&self.entry(k).observation)
     }
 
     /// The info that goes with entry `k`'s observation.
+    #[inline]
     pub fn info(&self, k: usize) -> &InfoStr {
         InfoStr::new(self.run.text(&self.entry(k).info))
     }
 
     /// Entry `k`'s reward.
+    #[inline]
     pub fn reward(&self, k: usize) -> f64 {
         self.entry(k).reward
     }
 
     /// Entry `k`'s episode ended by its own rules.
+    #[inline]
     pub fn terminated(&self, k: usize) -> bool {
         self.entry(k).terminated
     }
 
     /// Entry `k`'s episode was cut short.
+    #[inline]
     pub fn truncated(&self, k: usize) -> bool {
         self.entry(k).truncated
     }
 
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last observation.
+    #[inline]
     pub fn final_observation(&self, k: usize) -> Option<&str> {
         let range = self.entry(k).final_observation.as_ref()?;
         Some(self.run.text(range))
     }
 
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last info.
+    #[inline]
     pub fn final_info(&self, k: usize) -> Option<&InfoStr> {
         let range = self.entry(k).final_info.as_ref()?;
         Some(InfoStr::new(self.run.text(range)))
     }
 
     /// Entry `k`'s error, if its env failed (its slot restarted) or refused the step.
+    #[inline]
     pub fn error(&self, k: usize) -> Option<&Error> {
         self.errors().find(|&(entry, _)| entry == k).map(|(_, e)| e)
     }
