@@ -12,14 +12,15 @@ pub trait Piece {
     }
 }
 
-/// Appends `text` to `out`. Short texts (up to 32 bytes, most pieces of an observation) are
-/// copied with a few fixed-size moves that compile to plain loads and stores: inside a wasm
-/// guest, `push_str` becomes a `memory.copy`, a call out to the host runtime that costs more
-/// than the copy itself at these sizes.
+/// Appends `text` to `out`. Texts up to 128 bytes (pieces of an observation, and most whole
+/// observations and infos) are copied with at most eight fixed-size, overlapping moves that
+/// compile to plain loads and stores, no loop: inside a wasm guest, `push_str` becomes a
+/// `memory.copy`, a call out to the host runtime that costs more than the copy itself at these
+/// sizes, and every loop round pays for fuel accounting.
 #[inline(always)]
 pub fn append(out: &mut String, text: &str) {
     let n = text.len();
-    if n > 32 {
+    if n > 128 {
         out.push_str(text);
         return;
     }
@@ -49,9 +50,20 @@ pub fn append(out: &mut String, text: &str) {
                 copy(0, 8);
                 copy(n - 8, 8);
             }
-            _ => {
+            17..=32 => {
                 copy(0, 16);
                 copy(n - 16, 16);
+            }
+            33..=64 => {
+                copy(0, 16);
+                copy(16, 16);
+                copy(n - 32, 16);
+                copy(n - 16, 16);
+            }
+            _ => {
+                for at in [0, 16, 32, 48, n - 64, n - 48, n - 32, n - 16] {
+                    copy(at, 16);
+                }
             }
         }
         buffer.set_len(len + n);
