@@ -165,8 +165,7 @@ mod tests {
 
     #[test]
     fn short_and_long_texts_find_the_same_boxes() {
-        // Boxes on both sides of the length where the scan changes method, and backslashes
-        // that open no box.
+        // Boxes far apart in long texts, and backslashes and braces that open or close no box.
         for pad in [0, 10, 40, 60, 70, 200] {
             let filler = "x\\y ".repeat(pad / 5);
             let text = format!("\\boxed{{12}} {filler}\\boxed{{no}}\\");
