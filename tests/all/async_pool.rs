@@ -137,13 +137,13 @@ fn a_trapping_slot_in_a_whole_batch_step_reports_its_own_error() {
         let mut all = all.into_inner().unwrap();
         all.sort_by_index();
         assert!(
-            matches!(all.errors[1], Some(Error::GuestTrap { .. })),
+            matches!(all.error(1), Some(Error::GuestTrap { .. })),
             "round {round}"
         );
         // The failed slot restarted; its siblings' episodes went on.
         assert_eq!(all.observation(1), "hostile:panic ready");
         for i in [0, 2, 3] {
-            assert!(all.errors[i].is_none(), "round {round}, slot {i}");
+            assert!(all.error(i).is_none(), "round {round}, slot {i}");
             let action = ["a", "b", "c", "d"][i];
             assert_eq!(all.observation(i), format!("step {round} got {action}"));
         }

@@ -27,7 +27,7 @@ fn trace(
     acts.iter()
         .map(|a| {
             let s = vec.step(Actions::All(&actions(&[a]))).unwrap();
-            let error = s.errors[0].is_some();
+            let error = s.error(0).is_some();
             (
                 s.observation(0).to_owned(),
                 s.rewards[0],
@@ -92,7 +92,7 @@ fn disabled_autoreset_refuses_finished_slots_until_reset() {
         vec.step(Actions::All(&actions(&[a, a]))).unwrap();
     }
     let s = vec.step(Actions::Some(&[(1, "x")])).unwrap();
-    let error = s.errors[0].as_ref().unwrap();
+    let error = s.error(0).unwrap();
     assert!(
         error.to_string().contains("autoreset is disabled"),
         "{error}"
@@ -215,8 +215,8 @@ fn a_trapping_slot_fails_alone_and_is_rebuilt() {
         let s = vec.step(Actions::All(&actions(&["a", "b", "c"]))).unwrap();
         assert_eq!(s.observation(0), format!("step {round} got a"));
         assert_eq!(s.observation(2), format!("step {round} got c"));
-        assert!(s.errors[0].is_none() && s.errors[2].is_none());
-        let error = s.errors[1].as_ref().expect("slot 1 fails");
+        assert!(s.error(0).is_none() && s.error(2).is_none());
+        let error = s.error(1).expect("slot 1 fails");
         assert!(matches!(error, Error::GuestTrap { .. }), "{error}");
         // The slot was rebuilt: a fresh episode, reported as truncated.
         assert_eq!(s.observation(1), "hostile:panic ready");

@@ -61,8 +61,8 @@ impl TextStep {
 pub(crate) struct PackedEntry {
     pub observation: Range<usize>,
     pub info: Range<usize>,
-    pub final_observation: Option<Range<usize>>,
-    pub final_info: Option<Range<usize>>,
+    /// Under SameStep, when the step ended an episode: its last observation and info.
+    pub finals: Option<(Range<usize>, Range<usize>)>,
     pub reward: f64,
     pub terminated: bool,
     pub truncated: bool,
@@ -83,8 +83,7 @@ impl PackedEntry {
         PackedEntry {
             observation: first.observation,
             info: first.info,
-            final_observation: Some(last.observation),
-            final_info: Some(last.info),
+            finals: Some((last.observation, last.info)),
             reward: last.reward,
             terminated: last.terminated,
             truncated: last.truncated,
@@ -149,8 +148,8 @@ impl PackedRun {
                 terminated: e.terminated,
                 truncated: e.truncated,
                 info: info(&e.info),
-                final_observation: e.final_observation.as_ref().map(owned),
-                final_info: e.final_info.as_ref().map(info),
+                final_observation: e.finals.as_ref().map(|(o, _)| owned(o)),
+                final_info: e.finals.as_ref().map(|(_, i)| info(i)),
                 error: None,
             })
             .collect();

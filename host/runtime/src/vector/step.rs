@@ -8,24 +8,27 @@ use crate::env::InfoStr;
 use crate::unit::PackedRun;
 use std::ops::Range;
 
-/// Where a string of a [`VectorStep`] lies: a range of one of its text blocks.
+/// Where an entry's observation and info lie: two ranges of one of the step's text blocks.
 #[derive(Debug, Clone)]
-struct Span {
+struct Texts {
     block: usize,
-    range: Range<usize>,
+    observation: Range<usize>,
+    info: Range<usize>,
 }
 
-impl Span {
+impl Texts {
     /// Stands for an entry not filled in yet.
-    const UNSET: Span = Span {
+    const UNSET: Texts = Texts {
         block: usize::MAX,
-        range: 0..0,
+        observation: 0..0,
+        info: 0..0,
     };
 }
 
 /// The batched result of one vector step, in the order the actions were given. Entry `k` is
 /// slot `indices[k]`'s result; its strings are read with [`VectorStep::observation`] and the
-/// other accessors.
+/// other accessors. What few entries have (an ended episode's last observation and info under
+/// SameStep, an error) is kept apart from the columns, so a step's result stays small.
 #[derive(Debug, Default)]
 pub struct VectorStep {
     /// The slot index of each entry.
@@ -36,14 +39,13 @@ pub struct VectorStep {
     pub terminated: Vec<bool>,
     /// Per entry: the episode was cut short.
     pub truncated: Vec<bool>,
-    /// Per entry: the slot's error, if its env failed (the slot was restarted).
-    pub errors: Vec<Option<Error>>,
     /// The entries' text.
     blocks: Vec<String>,
-    observations: Vec<Span>,
-    infos: Vec<Span>,
-    final_observations: Vec<Option<Span>>,
-    final_infos: Vec<Option<Span>>,
+    texts: Vec<Texts>,
+    /// `(entry, texts)` of the entries with a final observation and info.
+    finals: Vec<(usize, Texts)>,
+    /// `(entry, error)` of the entries whose env failed.
+    errors: Vec<(usize, Error)>,
 }
 
 impl VectorStep {
@@ -60,39 +62,55 @@ impl VectorStep {
     /// Entry `k`'s observation: the one to act on next (after SameStep autoreset, the new
     /// episode's first). Panics when `k` is out of range, as indexing does.
     pub fn observation(&self, k: usize) -> &str {
-        self.text(&self.observations[k])
+        let texts = &self.texts[k];
+        self.text(texts.block, &texts.observation)
     }
 
     /// Every entry's observation, in entry order.
     pub fn observations(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
-        self.observations.iter().map(|span| self.text(span))
+        (0..self.len()).map(|k| self.observation(k))
     }
 
     /// The info that goes with entry `k`'s observation.
     pub fn info(&self, k: usize) -> &InfoStr {
-        InfoStr::new(self.text(&self.infos[k]))
+        let texts = &self.texts[k];
+        InfoStr::new(self.text(texts.block, &texts.info))
     }
 
     /// Every entry's info, in entry order.
     pub fn infos(&self) -> impl ExactSizeIterator<Item = &InfoStr> + '_ {
-        self.infos.iter().map(|span| InfoStr::new(self.text(span)))
+        (0..self.len()).map(|k| self.info(k))
     }
 
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last observation.
     pub fn final_observation(&self, k: usize) -> Option<&str> {
-        self.final_observations[k].as_ref().map(|s| self.text(s))
+        let texts = self.final_texts(k)?;
+        Some(self.text(texts.block, &texts.observation))
     }
 
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last info.
     pub fn final_info(&self, k: usize) -> Option<&InfoStr> {
-        self.final_infos[k]
-            .as_ref()
-            .map(|s| InfoStr::new(self.text(s)))
+        let texts = self.final_texts(k)?;
+        Some(InfoStr::new(self.text(texts.block, &texts.info)))
     }
 
     /// True when some entry has a final observation (some episode ended under SameStep).
     pub fn any_final(&self) -> bool {
-        self.final_observations.iter().any(Option::is_some)
+        !self.finals.is_empty()
+    }
+
+    /// Entry `k`'s error, if its env failed (its slot restarted) or refused the step.
+    pub fn error(&self, k: usize) -> Option<&Error> {
+        self.errors
+            .iter()
+            .find(|(e, _)| *e == k)
+            .map(|(_, error)| error)
+    }
+
+    /// `(entry, error)` for each entry whose env failed or refused the step, in no particular
+    /// order.
+    pub fn errors(&self) -> impl ExactSizeIterator<Item = (usize, &Error)> + '_ {
+        self.errors.iter().map(|(k, error)| (*k, error))
     }
 
     /// A batch of one entry per slot of `indices`, in that order, each to be filled in once by
@@ -118,31 +136,39 @@ impl VectorStep {
         self.rewards.resize(n, 0.0);
         self.terminated.resize(n, false);
         self.truncated.resize(n, false);
-        self.errors.resize_with(n, || None);
-        self.observations.resize(n, Span::UNSET);
-        self.infos.resize(n, Span::UNSET);
-        self.final_observations.resize(n, None);
-        self.final_infos.resize(n, None);
+        self.texts.resize(n, Texts::UNSET);
     }
 
     /// Writes a run's entries, entry `k` at entry `at[k]`; its text becomes one block.
     pub(crate) fn place(&mut self, at: impl Iterator<Item = usize> + Clone, run: PackedRun) {
         let block = self.blocks.len();
         self.blocks.push(run.text);
-        let span = |range: Range<usize>| Span { block, range };
         for (e, entry) in at.clone().zip(run.entries) {
             self.rewards[e] = entry.reward;
             self.terminated[e] = entry.terminated;
             self.truncated[e] = entry.truncated;
-            self.observations[e] = span(entry.observation);
-            self.infos[e] = span(entry.info);
-            self.final_observations[e] = entry.final_observation.map(span);
-            self.final_infos[e] = entry.final_info.map(span);
+            self.texts[e] = Texts {
+                block,
+                observation: entry.observation,
+                info: entry.info,
+            };
+            if let Some((observation, info)) = entry.finals {
+                let texts = Texts {
+                    block,
+                    observation,
+                    info,
+                };
+                self.finals.push((e, texts));
+            }
         }
         for (k, error) in run.errors {
             let e = at.clone().nth(k).expect("an error of an entry of the run");
-            self.errors[e] = Some(error);
+            self.errors.push((e, error));
         }
+    }
+
+    fn final_texts(&self, k: usize) -> Option<&Texts> {
+        self.finals.iter().find(|(e, _)| *e == k).map(|(_, t)| t)
     }
 
     /// Puts the entries in slot index order (a streamed step hands them over in any order).
@@ -161,11 +187,17 @@ impl VectorStep {
         permute(&mut self.rewards, &order);
         permute(&mut self.terminated, &order);
         permute(&mut self.truncated, &order);
-        permute(&mut self.errors, &order);
-        permute(&mut self.observations, &order);
-        permute(&mut self.infos, &order);
-        permute(&mut self.final_observations, &order);
-        permute(&mut self.final_infos, &order);
+        permute(&mut self.texts, &order);
+        let mut new_place = vec![0; order.len()];
+        for (new, &old) in order.iter().enumerate() {
+            new_place[old] = new;
+        }
+        for (e, _) in &mut self.finals {
+            *e = new_place[*e];
+        }
+        for (e, _) in &mut self.errors {
+            *e = new_place[*e];
+        }
     }
 
     /// Removes every entry, keeping the allocated room.
@@ -174,15 +206,55 @@ impl VectorStep {
         self.rewards.clear();
         self.terminated.clear();
         self.truncated.clear();
-        self.errors.clear();
         self.blocks.clear();
-        self.observations.clear();
-        self.infos.clear();
-        self.final_observations.clear();
-        self.final_infos.clear();
+        self.texts.clear();
+        self.finals.clear();
+        self.errors.clear();
     }
 
-    fn text(&self, span: &Span) -> &str {
-        &self.blocks[span.block][span.range.clone()]
+    fn text(&self, block: usize, range: &Range<usize>) -> &str {
+        &self.blocks[block][range.clone()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::Info;
+    use crate::vector::SlotStep;
+
+    /// Slot `index`'s result as a one-entry unit: an ended episode for even slots, an error
+    /// for slot 1.
+    fn part(index: usize) -> UnitStep {
+        let mut step = SlotStep::reset(format!("first {index}"), Info::empty());
+        if index.is_multiple_of(2) {
+            step.final_observation = Some(format!("last {index}"));
+            step.final_info = Some(Info::empty());
+        }
+        if index == 1 {
+            step.error = Some(Error::Internal(format!("slot {index}")));
+        }
+        UnitStep::from_slot(index, step)
+    }
+
+    #[test]
+    fn sorting_by_index_moves_finals_and_errors_with_their_entries() {
+        let mut out = VectorStep::default();
+        for index in [3, 1, 2, 0] {
+            out.push_unit(part(index));
+        }
+        out.sort_by_index();
+        assert_eq!(out.indices, vec![0, 1, 2, 3]);
+        for k in 0..4 {
+            assert_eq!(out.observation(k), format!("first {k}"));
+            let last = k.is_multiple_of(2).then(|| format!("last {k}"));
+            assert_eq!(out.final_observation(k).map(str::to_owned), last);
+            assert_eq!(out.final_info(k).is_some(), k.is_multiple_of(2));
+            assert_eq!(out.error(k).is_some(), k == 1, "entry {k}");
+        }
+        assert!(out.any_final());
+        assert_eq!(out.errors().map(|(k, _)| k).collect::<Vec<_>>(), vec![1]);
+        out.clear();
+        assert!(out.is_empty() && !out.any_final() && out.errors().len() == 0);
     }
 }

@@ -52,8 +52,8 @@ impl UnitStep {
             truncated: step.truncated,
             ..PackedEntry::plain(observation, info)
         };
-        entry.final_observation = step.final_observation.map(|o| run.append(&o));
-        entry.final_info = step.final_info.map(|i| run.append(i.as_json()));
+        entry.finals = (step.final_observation.zip(step.final_info))
+            .map(|(o, i)| (run.append(&o), run.append(i.as_json())));
         run.entries.push(entry);
         run.errors.extend(step.error.map(|e| (0, e)));
         UnitStep::new(Slots::From(index), run)
@@ -119,15 +119,15 @@ impl UnitStep {
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last observation.
     #[inline]
     pub fn final_observation(&self, k: usize) -> Option<&str> {
-        let range = self.entry(k).final_observation.as_ref()?;
-        Some(self.run.text(range))
+        let (observation, _) = self.entry(k).finals.as_ref()?;
+        Some(self.run.text(observation))
     }
 
     /// Under SameStep, when entry `k`'s step ended an episode: that episode's last info.
     #[inline]
     pub fn final_info(&self, k: usize) -> Option<&InfoStr> {
-        let range = self.entry(k).final_info.as_ref()?;
-        Some(InfoStr::new(self.run.text(range)))
+        let (_, info) = self.entry(k).finals.as_ref()?;
+        Some(InfoStr::new(self.run.text(info)))
     }
 
     /// Entry `k`'s error, if its env failed (its slot restarted) or refused the step.
