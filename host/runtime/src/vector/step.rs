@@ -113,8 +113,8 @@ impl VectorStep {
         self.errors.iter().map(|(k, error)| (*k, error))
     }
 
-    /// A batch of one entry per slot of `indices`, in that order, each to be filled in once by
-    /// [`VectorStep::place`], in any order.
+    /// A batch of one entry per slot of `indices`, in that order, each to be filled in once
+    /// (see [`VectorStep::place`] and [`VectorStep::split`]), in any order.
     pub(crate) fn for_indices(indices: Vec<usize>) -> Self {
         let mut out = VectorStep::default();
         out.grow(indices);
@@ -141,30 +141,53 @@ impl VectorStep {
 
     /// Writes a run's entries, entry `k` at entry `at[k]`; its text becomes one block.
     pub(crate) fn place(&mut self, at: impl Iterator<Item = usize> + Clone, run: PackedRun) {
-        let block = self.blocks.len();
-        self.blocks.push(run.text);
-        for (e, entry) in at.clone().zip(run.entries) {
-            self.rewards[e] = entry.reward;
-            self.terminated[e] = entry.terminated;
-            self.truncated[e] = entry.truncated;
-            self.texts[e] = Texts {
-                block,
-                observation: entry.observation,
-                info: entry.info,
-            };
-            if let Some((observation, info)) = entry.finals {
-                let texts = Texts {
-                    block,
-                    observation,
-                    info,
-                };
-                self.finals.push((e, texts));
-            }
+        self.blocks.push(String::new());
+        let block = self.blocks.len() - 1;
+        let rare = Filling {
+            first: 0,
+            block,
+            text: &mut self.blocks[block],
+            rewards: &mut self.rewards,
+            terminated: &mut self.terminated,
+            truncated: &mut self.truncated,
+            texts: &mut self.texts,
         }
-        for (k, error) in run.errors {
-            let e = at.clone().nth(k).expect("an error of an entry of the run");
-            self.errors.push((e, error));
+        .fill(at, run);
+        self.add(rare);
+    }
+
+    /// Cuts the unset entries into consecutive parts of `lengths` entries (in all, every
+    /// entry), each with a text block of its own, to be filled on different threads at once.
+    /// What they leave ([`Rare`]) goes back with [`VectorStep::add`].
+    pub(crate) fn split(&mut self, lengths: &[usize]) -> Vec<Filling<'_>> {
+        debug_assert_eq!(lengths.iter().sum::<usize>(), self.len());
+        let first_block = self.blocks.len();
+        self.blocks
+            .resize_with(first_block + lengths.len(), String::new);
+        let mut blocks = self.blocks[first_block..].iter_mut();
+        let (mut rewards, mut terminated) = (&mut self.rewards[..], &mut self.terminated[..]);
+        let (mut truncated, mut texts) = (&mut self.truncated[..], &mut self.texts[..]);
+        let mut first = 0;
+        let mut parts = Vec::with_capacity(lengths.len());
+        for (i, &n) in lengths.iter().enumerate() {
+            parts.push(Filling {
+                first,
+                block: first_block + i,
+                text: blocks.next().expect("a block per part"),
+                rewards: cut(&mut rewards, n),
+                terminated: cut(&mut terminated, n),
+                truncated: cut(&mut truncated, n),
+                texts: cut(&mut texts, n),
+            });
+            first += n;
         }
+        parts
+    }
+
+    /// Takes in what a [`Filling`] left.
+    pub(crate) fn add(&mut self, rare: Rare) {
+        self.finals.extend(rare.finals);
+        self.errors.extend(rare.errors);
     }
 
     fn final_texts(&self, k: usize) -> Option<&Texts> {
@@ -214,6 +237,66 @@ impl VectorStep {
 
     fn text(&self, block: usize, range: &Range<usize>) -> &str {
         &self.blocks[block][range.clone()]
+    }
+}
+
+/// The first `n` items of `rest`; `rest` keeps the others.
+fn cut<'a, T>(rest: &mut &'a mut [T], n: usize) -> &'a mut [T] {
+    let (part, others) = std::mem::take(rest).split_at_mut(n);
+    *rest = others;
+    part
+}
+
+/// Entries of a [`VectorStep`] being filled with one run's results (a unit's, on the thread
+/// that stepped it): their columns and the run's text block.
+pub(crate) struct Filling<'a> {
+    /// The step's entry number of this part's first entry.
+    first: usize,
+    block: usize,
+    text: &'a mut String,
+    rewards: &'a mut [f64],
+    terminated: &'a mut [bool],
+    truncated: &'a mut [bool],
+    texts: &'a mut [Texts],
+}
+
+/// What few entries have, left by a [`Filling`] for its [`VectorStep`] (empty vectors do not
+/// allocate).
+#[derive(Default)]
+pub(crate) struct Rare {
+    finals: Vec<(usize, Texts)>,
+    errors: Vec<(usize, Error)>,
+}
+
+impl Filling<'_> {
+    /// Writes `run`'s entries, entry `k` at this part's entry `at[k]`.
+    pub fn fill(self, at: impl Iterator<Item = usize> + Clone, run: PackedRun) -> Rare {
+        let block = self.block;
+        *self.text = run.text;
+        let mut rare = Rare::default();
+        for (e, entry) in at.clone().zip(run.entries) {
+            self.rewards[e] = entry.reward;
+            self.terminated[e] = entry.terminated;
+            self.truncated[e] = entry.truncated;
+            self.texts[e] = Texts {
+                block,
+                observation: entry.observation,
+                info: entry.info,
+            };
+            if let Some((observation, info)) = entry.finals {
+                let texts = Texts {
+                    block,
+                    observation,
+                    info,
+                };
+                rare.finals.push((self.first + e, texts));
+            }
+        }
+        for (k, error) in run.errors {
+            let e = at.clone().nth(k).expect("an error of an entry of the run");
+            rare.errors.push((self.first + e, error));
+        }
+        rare
     }
 }
 

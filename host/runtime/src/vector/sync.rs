@@ -143,14 +143,15 @@ impl VectorEnv {
     }
 
     /// Steps the slots named by `actions`, one call per unit, the units in parallel. An env
-    /// failure does not fail the batch: it is reported in [`VectorStep::errors`] for that slot
+    /// failure does not fail the batch: it is reported in [`VectorStep::error`] for that slot
     /// only, and the slot restarts.
     pub fn step<S: AsRef<str> + Sync>(&mut self, actions: Actions<'_, S>) -> Result<VectorStep> {
-        let parts = self.step_units(&actions, |slots, run| (slots, run))?;
-        let indices: Vec<usize> = match actions {
-            Actions::All(all) => (0..all.len()).collect(),
-            Actions::Some(pairs) => pairs.iter().map(|(i, _)| *i).collect(),
+        let pairs = match actions {
+            Actions::All(all) => return self.step_all(all),
+            Actions::Some(pairs) => pairs,
         };
+        let parts = self.step_some_units(pairs, |slots, run| (slots, run))?;
+        let indices: Vec<usize> = pairs.iter().map(|(i, _)| *i).collect();
         let mut entry_of = vec![0; self.num_envs()];
         for (entry, &index) in indices.iter().enumerate() {
             entry_of[index] = entry;
@@ -159,6 +160,20 @@ impl VectorEnv {
         for (slots, run) in parts {
             let entries = (0..run.entries.len()).map(|k| entry_of[slots.get(k)]);
             out.place(entries, run);
+        }
+        Ok(out)
+    }
+
+    /// [`VectorEnv::step`] of every slot: each unit's results are written into the step's
+    /// columns on the thread that stepped it.
+    fn step_all<S: AsRef<str> + Sync>(&mut self, actions: &[S]) -> Result<VectorStep> {
+        self.check_action_count(actions.len())?;
+        let mut out = VectorStep::for_indices((0..actions.len()).collect());
+        let lengths: Vec<usize> = self.units.iter().map(UnitSlots::len).collect();
+        let parts = out.split(&lengths);
+        let rare = self.step_all_units(actions, parts, |part, _, run| part.fill(0.., run));
+        for rare in rare {
+            out.add(rare);
         }
         Ok(out)
     }
@@ -173,23 +188,29 @@ impl VectorEnv {
         actions: Actions<'_, S>,
         take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
-        self.step_units(&actions, |slots, run| take(UnitStep::new(slots, run)))?;
+        let then = |slots, run| take(UnitStep::new(slots, run));
+        match actions {
+            Actions::All(all) => {
+                self.check_action_count(all.len())?;
+                let sinks = vec![(); self.units.len()];
+                self.step_all_units(all, sinks, |(), slots, run| then(slots, run));
+            }
+            Actions::Some(pairs) => {
+                self.step_some_units(pairs, then)?;
+            }
+        }
         Ok(())
     }
 
-    /// Steps every unit that `actions` names with its slots' actions, the units in parallel,
-    /// and returns `then(slots, results)` of each unit, in unit order; `then` runs on the
-    /// thread that stepped it.
-    fn step_units<S: AsRef<str> + Sync, R: Send>(
+    /// Steps every unit named by `pairs` with its slots' actions, the units in parallel, and
+    /// returns `then(slots, results)` of each unit, in unit order; `then` runs on the thread
+    /// that stepped it.
+    fn step_some_units<S: AsRef<str> + Sync, R: Send>(
         &mut self,
-        actions: &Actions<'_, S>,
+        pairs: &[(usize, S)],
         then: impl Fn(Slots, PackedRun) -> R + Sync + Send,
     ) -> Result<Vec<R>> {
         let mode = self.mode;
-        let pairs = match *actions {
-            Actions::All(all) => return self.step_all_units(all, then),
-            Actions::Some(pairs) => pairs,
-        };
         let groups = self.layout.by_unit(pairs.iter().map(|(i, _)| *i))?;
         let mut targets = select(&mut self.units, &groups);
         let step = |unit: &mut &mut UnitSlots, (_, group): &UnitBatch| {
@@ -203,26 +224,35 @@ impl VectorEnv {
         Ok(parallel::map_zip(&mut targets, &groups, step))
     }
 
-    /// [`VectorEnv::step_units`] for one action per slot.
-    fn step_all_units<S: AsRef<str> + Sync, R: Send>(
+    /// Steps every unit with its slots' actions (one per slot, checked), the units in
+    /// parallel, and returns `then(sink, slots, results)` of each unit, in unit order, where
+    /// `sink` is the unit's own entry of `sinks`; `then` runs on the thread that stepped it.
+    fn step_all_units<S: AsRef<str> + Sync, V: Send, R: Send>(
         &mut self,
         actions: &[S],
-        then: impl Fn(Slots, PackedRun) -> R + Sync + Send,
-    ) -> Result<Vec<R>> {
-        self.check_action_count(actions.len())?;
+        sinks: Vec<V>,
+        then: impl Fn(V, Slots, PackedRun) -> R + Sync + Send,
+    ) -> Vec<R> {
         let mode = self.mode;
         let starts = &self.layout.starts;
-        let per_unit: Vec<(usize, &[S])> = (starts.iter().zip(&self.units))
-            .map(|(&start, unit)| (start, &actions[start..start + unit.len()]))
+        let mut items: Vec<(&mut UnitSlots, Option<V>)> = self
+            .units
+            .iter_mut()
+            .zip(sinks.into_iter().map(Some))
             .collect();
-        let step = |unit: &mut UnitSlots, &(start, actions): &(usize, &[S])| {
-            then(Slots::From(start), unit.advance_all(actions, mode))
+        let per_unit: Vec<(usize, &[S])> = (starts.iter().zip(&items))
+            .map(|(&start, (unit, _))| (start, &actions[start..start + unit.len()]))
+            .collect();
+        let step = |(unit, sink): &mut (&mut UnitSlots, Option<V>),
+                    &(start, actions): &(usize, &[S])| {
+            let sink = sink.take().expect("each unit is stepped once");
+            then(sink, Slots::From(start), unit.advance_all(actions, mode))
         };
-        if self.units.len() == 1 || actions.len() < PARALLEL_THRESHOLD {
-            let units = self.units.iter_mut().zip(&per_unit);
-            return Ok(units.map(|(unit, actions)| step(unit, actions)).collect());
+        if items.len() == 1 || actions.len() < PARALLEL_THRESHOLD {
+            let units = items.iter_mut().zip(&per_unit);
+            return units.map(|(item, actions)| step(item, actions)).collect();
         }
-        Ok(parallel::map_zip(&mut self.units, &per_unit, step))
+        parallel::map_zip(&mut items, &per_unit, step)
     }
 
     fn check_action_count(&self, actions: usize) -> Result<()> {
