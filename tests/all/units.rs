@@ -461,4 +461,14 @@ fn default_vectors_share_units_and_scale_past_the_instance_pool() {
         "{} units for 64 envs",
         small.num_units()
     );
+    // A few envs step fastest as one unit; a pool keeps a unit per core, so that a slow step
+    // holds back fewer episodes.
+    let spec = VecSpec::uniform("game:Mastermind-v0-easy", 16, 0);
+    assert_eq!(registry().make_vec(&spec).unwrap().num_units(), 1);
+    let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
+    let pool = registry().make_pool(&spec, 1).unwrap();
+    assert_eq!(
+        pool.num_units(),
+        16_usize.div_ceil(16_usize.div_ceil(cores))
+    );
 }

@@ -58,7 +58,10 @@ pub fn make_vec(
     }
     let units = py
         .detach(|| -> Result<Units> {
-            registry::current()?.make_units(&env_ids, &configs, &wrappers, &limits, group_size)
+            let registry = registry::current()?;
+            registry.make_units(
+                &env_ids, &configs, &wrappers, &limits, group_size, async_mode,
+            )
         })
         .py_err(py)?;
     if async_mode {

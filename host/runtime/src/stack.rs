@@ -100,7 +100,7 @@ pub struct VecSpec {
     /// Limits of every guest call.
     pub limits: Limits,
     /// Envs per unit (component instance): 0 (the default) picks the size from the slot count
-    /// and the cores; 1 gives each env an instance of its own; K puts up to K consecutive slots
+    /// and the cores ([`auto_group_size`]); 1 gives each env an instance of its own; K puts up to K consecutive slots
     /// of one plugin in a unit, stepped with one call into the guest per step. A fault inside a
     /// unit is recovered so that only the env that caused it sees an error (see
     /// [`crate::vector`]). Wrapped envs share instances too but step one by one; plugins without
@@ -127,14 +127,27 @@ impl VecSpec {
 /// instance limit, whatever the slot count.
 const MAX_AUTO_UNITS: usize = 1024;
 
+/// The fewest envs per unit a synchronous vector env spreads over several cores by default. A
+/// unit's call has a fixed cost, and below this a second unit on another core costs more than
+/// it saves (measured on two cores, default settings against one unit: 8 envs step 37% faster
+/// as one unit than as two of 4, 16 envs 12% faster than as two of 8, 24 envs 3%; 32 envs 4%
+/// slower than as two of 16; through Python 22%, 10%, 2% and even).
+const MIN_SPREAD_UNIT: usize = 16;
+
 /// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: one unit per core (each
 /// core steps its own unit with one call; measured at 64 envs on two cores, units of 32 stepped
-/// 1.5x faster than units of 8, and two threads 1.9x faster than one), at most 64 envs per unit
-/// (so several units share a step as the slot count grows), and at most `MAX_AUTO_UNITS` (1,024)
-/// units.
-pub fn auto_group_size(n: usize) -> usize {
+/// 1.5x faster than units of 8), except that a synchronous vector env (`pooled` false) makes
+/// no more units than it has [`MIN_SPREAD_UNIT`]s of envs; at most 64 envs per unit (so several
+/// units share a step as the slot count grows), and at most `MAX_AUTO_UNITS` (1,024) units. An
+/// async pool keeps one unit per core even for few slots: its units move at their own pace, so
+/// one slow step holds back fewer episodes (16 envs as one unit: 14% slower send/recv).
+pub fn auto_group_size(n: usize, pooled: bool) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    n.div_ceil(cores)
+    let units = match pooled {
+        true => cores,
+        false => (n / MIN_SPREAD_UNIT).clamp(1, cores),
+    };
+    n.div_ceil(units)
         .clamp(1, 64)
         .max(n.div_ceil(MAX_AUTO_UNITS))
 }
@@ -165,8 +178,8 @@ impl Registry {
         })
     }
 
-    /// The slots of `spec`.
-    fn make_slots(&self, spec: &VecSpec) -> Result<Units> {
+    /// The slots of `spec`, for an async pool when `pooled`.
+    fn make_slots(&self, spec: &VecSpec, pooled: bool) -> Result<Units> {
         if !spec.configs.is_empty() && spec.configs.len() != spec.ids.len() {
             return Err(Error::InvalidArgument(format!(
                 "{} configs for {} envs",
@@ -189,6 +202,7 @@ impl Registry {
             &spec.wrappers,
             &spec.limits,
             spec.group_size,
+            pooled,
         )
     }
 
@@ -209,8 +223,9 @@ impl Registry {
         }
     }
 
-    /// The slots of a vector env: env i of `ids[i]` with overrides `configs[i]`, wrapped in
-    /// `wrappers`, cut into units of up to `group_size` envs (0: [`auto_group_size`]).
+    /// The slots of a vector env (`pooled`: of an async pool): env i of `ids[i]` with overrides
+    /// `configs[i]`, wrapped in `wrappers`, cut into units of up to `group_size` envs (0:
+    /// [`auto_group_size`]).
     /// Consecutive envs of one plugin that exports `batch` share a unit (their ids and
     /// configurations may differ); wrapped, each steps on its own over its shared member. Every
     /// other env is a unit of its own.
@@ -221,6 +236,7 @@ impl Registry {
         wrappers: &[WrapperSpec],
         limits: &Limits,
         group_size: usize,
+        pooled: bool,
     ) -> Result<Units> {
         if ids.is_empty() {
             return Err(Error::InvalidArgument(
@@ -228,7 +244,7 @@ impl Registry {
             ));
         }
         let size = match group_size {
-            0 => auto_group_size(ids.len()),
+            0 => auto_group_size(ids.len(), pooled),
             size => size,
         };
         let mut units: Vec<Box<dyn Unit>> = Vec::with_capacity(ids.len().div_ceil(size));
@@ -292,7 +308,7 @@ impl Registry {
     /// A synchronous vector env (GEM's `make_vec`).
     pub fn make_vec(&self, spec: &VecSpec) -> Result<VectorEnv> {
         Ok(VectorEnv::new(
-            self.make_slots(spec)?,
+            self.make_slots(spec, false)?,
             spec.autoreset,
             spec.seed,
         ))
@@ -300,6 +316,6 @@ impl Registry {
 
     /// An asynchronous pool with `threads` workers (0 = one per core).
     pub fn make_pool(&self, spec: &VecSpec, threads: usize) -> Result<AsyncPool> {
-        AsyncPool::new(self.make_slots(spec)?, spec.autoreset, threads)
+        AsyncPool::new(self.make_slots(spec, true)?, spec.autoreset, threads)
     }
 }
