@@ -137,7 +137,7 @@ const MIN_SPREAD_UNIT: usize = 16;
 /// The envs per unit [`VecSpec::group_size`] 0 picks for `n` slots: one unit per core (each
 /// core steps its own unit with one call; measured at 64 envs on two cores, units of 32 stepped
 /// 1.5x faster than units of 8), except that a synchronous vector env (`pooled` false) makes
-/// no more units than it has [`MIN_SPREAD_UNIT`]s of envs; at most 64 envs per unit (so several
+/// no more units than it has 16s of envs (`MIN_SPREAD_UNIT`); at most 64 envs per unit (so several
 /// units share a step as the slot count grows), and at most `MAX_AUTO_UNITS` (1,024) units. An
 /// async pool keeps one unit per core even for few slots: its units move at their own pace, so
 /// one slow step holds back fewer episodes (16 envs as one unit: 14% slower send/recv).
