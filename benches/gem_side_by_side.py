@@ -4,6 +4,8 @@
 Runs GEM's SyncVectorEnv and AsyncVectorEnv (pip `gem-llm`, installed into a private venv on
 first use) and geode's sync vector env and async pool (`cargo bench --bench vector_throughput`)
 with pre-generated random actions and SameStep autoreset, then prints steps/s and the ratios.
+The last column is the 2T/1T ratio of work that shares nothing (two vectors, one thread each):
+how far two cores of this machine scale at all for that step size.
 
     python3 benches/gem_side_by_side.py [--envs 16,64,256] [--seconds 3] [--repeat 3] [--group 0]
 
@@ -65,6 +67,7 @@ def gem_rate(python: Path, n: int, seconds: float, mode: str) -> float:
 
 
 def geode_rates(envs: list[int], steps: int, group: int) -> dict:
+    """geode's sync rates on 1 and 2 threads (and the async pool's), keyed by (envs, threads)."""
     cmd = [
         "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
         "--json", "--envs", ",".join(map(str, envs)), "--threads", "1,2", "--steps", str(steps),
@@ -82,6 +85,19 @@ def geode_rates(envs: list[int], steps: int, group: int) -> dict:
     return rates
 
 
+def independent_rates(envs: list[int], steps: int, group: int) -> dict:
+    """The summed rate of two vectors of n envs stepped at once, each by one thread of its own:
+    what two cores give for work that shares nothing, the ceiling of a 2T/1T ratio here."""
+    cmd = [
+        "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
+        "--json", "--envs", ",".join(map(str, envs)), "--side-by-side", "2",
+        "--steps", str(steps), "--group", str(group),
+    ]
+    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
+    return {row["envs"]: row["total"] for row in map(json.loads, filter(
+        lambda line: line.startswith("{"), out.stdout.splitlines()))}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--envs", default="16,64,256")
@@ -97,6 +113,7 @@ def main() -> None:
     runs = []  # per repetition: {n: {column: rate}}
     for _ in range(args.repeat):
         geode = geode_rates(envs, args.steps, args.group)
+        independent = independent_rates(envs, args.steps, args.group)
         rates = {}
         for n in envs:
             one, two = geode[(n, 1)], geode[(n, 2)]
@@ -108,6 +125,7 @@ def main() -> None:
             rates[n]["sync_ratio"] = rates[n]["sync_2t"] / rates[n]["gem_sync"]
             rates[n]["async_ratio"] = rates[n]["async_2t"] / rates[n]["gem_async"]
             rates[n]["scaling"] = rates[n]["sync_2t"] / rates[n]["sync_1t"]
+            rates[n]["ceiling"] = independent[n] / rates[n]["sync_1t"]
         runs.append(rates)
 
     def median(n: int, column: str) -> float:
@@ -119,9 +137,10 @@ def main() -> None:
 
     print(f"GuessTheNumber-hard, SameStep autoreset, random actions, {os.cpu_count()} cores, "
           f"median of {args.repeat} runs, geode group_size {args.group}; geode sync 1T runs in a "
-          f"one-thread rayon pool, 2T from a plain thread with the default helper")
+          f"one-thread rayon pool, 2T from a plain thread with the default helper; \"2 vectors\" "
+          f"is two vectors of n envs stepped at once, one thread each (their summed rate)")
     header = ("envs", "GEM sync", "GEM async", "geode sync 1T", "geode sync 2T", "geode async 2T",
-              "sync/GEM", "async/GEM async", "2T/1T")
+              "sync/GEM", "async/GEM async", "2T/1T", "2 vectors/1T")
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for n in envs:
@@ -130,6 +149,7 @@ def main() -> None:
             f"{median(n, 'sync_1t'):,.0f}", f"{median(n, 'sync_2t'):,.0f}",
             f"{median(n, 'async_2t'):,.0f}", f"{median(n, 'sync_ratio'):.1f}x",
             f"{median(n, 'async_ratio'):.1f}x", f"{median(n, 'scaling'):.2f}x",
+            f"{median(n, 'ceiling'):.2f}x",
         ]
         print("| " + " | ".join(cells) + " |")
     if args.repeat > 1:
@@ -138,7 +158,8 @@ def main() -> None:
             print(f"- {n} envs: geode sync 2T {spread(n, 'sync_2t', ',.0f')} steps/s, "
                   f"sync/GEM {spread(n, 'sync_ratio', '.1f')}x, "
                   f"async/GEM async {spread(n, 'async_ratio', '.1f')}x, "
-                  f"2T/1T {spread(n, 'scaling', '.2f')}x")
+                  f"2T/1T {spread(n, 'scaling', '.2f')}x, "
+                  f"2 vectors/1T {spread(n, 'ceiling', '.2f')}x")
 
 if __name__ == "__main__":
     main()

@@ -157,8 +157,13 @@ fn async_rate(registry: &Registry, n: usize, group: usize, steps: usize, threads
 }
 
 /// `copies` vectors of `n` slots, each stepped by its own single-thread pool at once: their
-/// summed rate, and each one's.
-fn side_by_side(registry: &Registry, copies: usize, n: usize, group: usize, steps: usize) {
+/// summed rate, and each one's (one JSON line with `json`).
+fn side_by_side(
+    registry: &Registry,
+    copies: usize,
+    (n, group, steps): (usize, usize, usize),
+    json: bool,
+) {
     let rates: Vec<Rate> = std::thread::scope(|scope| {
         let runs: Vec<_> = (0..copies)
             .map(|_| {
@@ -177,6 +182,13 @@ fn side_by_side(registry: &Registry, copies: usize, n: usize, group: usize, step
     });
     let each: Vec<String> = rates.iter().map(|r| format!("{:.0}", r.wall)).collect();
     let total: f64 = rates.iter().map(|r| r.wall).sum();
+    if json {
+        println!(
+            "{{\"envs\": {n}, \"copies\": {copies}, \"total\": {total:.0}, \"each\": [{}]}}",
+            each.join(", ")
+        );
+        return;
+    }
     println!(
         "envs {n:4}  {copies} vectors side by side, 1 thread each  total {total:>10.0} steps/s  (each: {})",
         each.join(", ")
@@ -189,7 +201,8 @@ fn main() {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     if args.side_by_side > 0 {
         for &n in &args.envs {
-            side_by_side(&registry, args.side_by_side, n, args.group, args.steps);
+            let shape = (n, args.group, args.steps);
+            side_by_side(&registry, args.side_by_side, shape, args.json);
         }
         return;
     }
