@@ -66,36 +66,30 @@ def gem_rate(python: Path, n: int, seconds: float, mode: str) -> float:
     return json.loads(out.stdout.strip().splitlines()[-1])["rate"]
 
 
-def geode_rates(envs: list[int], steps: int, group: int) -> dict:
-    """geode's sync rates on 1 and 2 threads (and the async pool's), keyed by (envs, threads)."""
+def bench_rows(envs: list[int], steps: int, group: int, *flags: str) -> list[dict]:
+    """The JSON rows of one `vector_throughput` run over `envs` with `flags`."""
     cmd = [
         "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
-        "--json", "--envs", ",".join(map(str, envs)), "--threads", "1,2", "--steps", str(steps),
-        "--group", str(group),
-        # With every core, step as a trainer's own thread does (the calling thread plus helpers),
-        # not from inside a rayon pool.
-        "--outside",
+        "--json", "--envs", ",".join(map(str, envs)), "--steps", str(steps),
+        "--group", str(group), *flags,
     ]
     out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
-    rates = {}
-    for line in out.stdout.splitlines():
-        if line.startswith("{"):
-            row = json.loads(line)
-            rates[(row["envs"], row["threads"])] = row
-    return rates
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def geode_rates(envs: list[int], steps: int, group: int) -> dict:
+    """geode's sync rates on 1 and 2 threads (and the async pool's), keyed by (envs, threads)."""
+    # With every core, step as a trainer's own thread does (the calling thread plus helpers),
+    # not from inside a rayon pool.
+    rows = bench_rows(envs, steps, group, "--threads", "1,2", "--outside")
+    return {(row["envs"], row["threads"]): row for row in rows}
 
 
 def independent_rates(envs: list[int], steps: int, group: int) -> dict:
     """The summed rate of two vectors of n envs stepped at once, each by one thread of its own:
     what two cores give for work that shares nothing, the ceiling of a 2T/1T ratio here."""
-    cmd = [
-        "cargo", "bench", "-q", "-p", "geode-benches", "--bench", "vector_throughput", "--",
-        "--json", "--envs", ",".join(map(str, envs)), "--side-by-side", "2",
-        "--steps", str(steps), "--group", str(group),
-    ]
-    out = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, check=True)
-    return {row["envs"]: row["total"] for row in map(json.loads, filter(
-        lambda line: line.startswith("{"), out.stdout.splitlines()))}
+    rows = bench_rows(envs, steps, group, "--side-by-side", "2")
+    return {row["envs"]: row["total"] for row in rows}
 
 
 def main() -> None:
