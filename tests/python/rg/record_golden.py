@@ -22,25 +22,29 @@ installed GEM does. For every id it plays, each a fresh ``gem.make``:
   right answers (rewards and the questions the autoreset poses).
 
 Questions are stored as their sha256 and first characters (``q``) to keep the file small; actions
-in full. Rewards, flags and infos as GEM returned them. A few datasets iterate over sets of
-strings, so their questions depend on the process's string hash seed: the script records under
-``PYTHONHASHSEED=0`` (it re-runs itself so), plays every id again under another seed, and lists
-the ids whose episodes changed as ``hash_dependent`` (the test replays those under
-``PYTHONHASHSEED=0``)."""
+in full. Rewards, flags and infos as GEM returned them.
+
+GEM runs ReasoningGym in its own process, where some questions depend on the machine and the
+process (hash seed, global generator state, BLAS kernel, directory listing order:
+``geode/envs/reasoning_gym_pins.py``). geode pins those conditions, and so does this script:
+it re-runs itself under the same pinned environment and pins the library the same way before
+GEM makes an env, so the goldens are what GEM poses under the pins, on any machine of the
+architecture. The pins module imports only the standard library; it is loaded by path."""
 
 import hashlib
+import importlib.util
 import json
 import os
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import gem
 import reasoning_gym
 
-OUT = Path(__file__).with_name("golden.json")
+HERE = Path(__file__).resolve().parent
+OUT = HERE / "golden.json"
+PINS = HERE.parents[2] / "host/python/python/geode/envs/reasoning_gym_pins.py"
 WRONG = "\\boxed{geode-wrong-answer-7f3a}"
 REGEN_IDS = ["leg_counting", "gcd", "spell_backward", "basic_arithmetic", "word_sorting",
              "caesar_cipher", "countdown", "family_relationships", "mini_sudoku", "maze"]
@@ -115,18 +119,21 @@ def record_vec(names):
                      "infos": list(infos2)}}
 
 
+def load_pins():
+    spec = importlib.util.spec_from_file_location("reasoning_gym_pins", PINS)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(names):
-    if os.environ.get("PYTHONHASHSEED") != "0":  # record under a fixed string hash (see below)
-        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
+    pins = load_pins()
+    if os.environ.get("GEODE_RG_RECORDING") != "pinned":  # record under geode's pinned conditions
+        env = {**pins.pinned_environ(os.environ), "GEODE_RG_RECORDING": "pinned"}
+        os.chdir(pins.PINNED_CWD)
+        os.execve(sys.executable, [sys.executable, str(Path(__file__).resolve()), *names], env)
+    pins.pin_library(reasoning_gym)
     names = names or sorted(reasoning_gym.factory.DATASETS)
-    # Some datasets iterate over sets of strings, so GEM's questions depend on the process's
-    # hash seed: those ids are found by recording them again under another one, and replayed
-    # under PYTHONHASHSEED=0.
-    with tempfile.TemporaryDirectory() as tmp:
-        probe = Path(tmp) / "probe.json"
-        subprocess.run([sys.executable, __file__, "--probe", str(probe), *names],
-                       env={**os.environ, "PYTHONHASHSEED": "1"}, check=True, stdout=subprocess.DEVNULL)
-        other = json.loads(probe.read_text())
     golden = {"gem": getattr(gem, "__version__", "gem-llm 0.1.0"),
               "reasoning_gym": "0.1.23", "wrong_action": WRONG, "ids": {}, "failed": {}, "vec": []}
     for name in names:
@@ -136,7 +143,6 @@ def main(names):
         except Exception as error:  # recorded: the replay test skips them with the reason
             golden["failed"][name] = f"{type(error).__name__}: {error}"[:300]
         print(f"{name}: {time.time() - start:.1f}s", file=sys.stderr, flush=True)
-    golden["hash_dependent"] = sorted(n for n in golden["ids"] if golden["ids"][n] != other.get(n))
     for group in VEC_IDS:
         golden["vec"].append(record_vec(group))
     # One line per id: small, and a diff shows which ids changed.
@@ -150,7 +156,4 @@ def main(names):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--probe"]:
-        Path(sys.argv[2]).write_text(json.dumps({n: record_id(n) for n in sys.argv[3:]}))
-    else:
-        main(sys.argv[1:])
+    main(sys.argv[1:])

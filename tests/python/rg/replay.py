@@ -1,9 +1,10 @@
 """Replays the GEM episodes of ``golden.json`` (recorded by ``record_golden.py``) through geode.
 Each function returns the mismatches it found (empty when geode did what GEM did).
 
-``python tests/python/rg/replay.py NAME...`` replays those ids and prints the mismatches as JSON:
-``test_rg.py`` runs it under ``PYTHONHASHSEED=0`` for the ids whose questions depend on the
-string hash seed, since GEM's were recorded so."""
+``python tests/python/rg/replay.py NAME...`` replays those ids (walks through ``make`` and
+``make_vec``) and prints the mismatches as JSON, after drawing the global generators to a state
+of this run's own: ``test_rg.py`` runs it in a perturbed process (another hash seed, locale,
+working directory, directory listing order)."""
 
 import hashlib
 import json
@@ -108,7 +109,15 @@ def replay_vec(gem, case, async_mode=False):
 
 
 if __name__ == "__main__":
+    import random
+    import time
+
+    import numpy
+
     import geode as gem
+
+    random.seed(time.time_ns())  # questions must not follow what the process drew before
+    numpy.random.seed(time.time_ns() % 2**32)
 
     found = []
     for name in sys.argv[1:]:

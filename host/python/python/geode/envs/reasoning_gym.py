@@ -20,6 +20,17 @@ The rules are GEM's (``gem.envs.reasoning_gym.ReasoningGymEnv``):
   dataset's own ``score_answer`` and ends the episode: ``TERMINAL_STATE``, terminated and
   truncated both set, info ``{}``. One difference: a scorer that raises gives reward 0.0 and info
   ``error`` (what it raised) and ``error_type`` ``"ScorerError"``, where GEM's step would raise.
+
+One more difference, deliberate: GEM generates the questions in the trainer's process, where
+some depend on the process and the machine (the string hash seed, the global generators' state,
+the BLAS kernel, the order a directory is listed in: ``reasoning_gym_pins.py`` names the ids).
+geode generates and scores them in one helper process per Python process, started under pinned
+conditions (``reasoning_gym_process.py``), so a question depends only on ``(name, size, seed)``
+and its index: every node of a trainer, every run, every machine of one architecture poses the
+same ones. Its calls are bounded (``generate_timeout``, ``score_timeout`` in seconds): a scorer
+that hangs or crashes gives reward 0.0 with ``error_type`` ``"ScorerTimeout"`` or
+``"ScorerCrashed"``; a question that cannot be generated in time raises
+``DeadlineExceededError``.
 """
 
 import random
@@ -27,7 +38,8 @@ import warnings
 from typing import Any, Dict, Optional, SupportsFloat, Tuple
 
 from geode.core import Env
-from geode.errors import InvalidStateError, MissingExtraError
+from geode.envs.reasoning_gym_process import ReasoningGymProcess
+from geode.errors import DeadlineExceededError, EnvTrappedError, InvalidStateError, MissingExtraError
 from geode.utils.constants import TERMINAL_STATE
 from geode.utils.parsing import extract_last_boxed_answer
 from geode.utils.seeding import set_seed
@@ -87,24 +99,54 @@ def available() -> bool:
     return True
 
 
+class PinnedDataset:
+    """One ReasoningGym dataset, generated in the helper process: ``len``, items by index, a
+    walk (``iter``) and ``score_answer``, as GEM uses the dataset object."""
+
+    def __init__(self, process: ReasoningGymProcess, name: str, size: int, seed: int,
+                 generate_timeout: float, score_timeout: float) -> None:
+        self.process, self.name, self.size, self.seed = process, name, size, seed
+        self.generate_timeout, self.score_timeout = generate_timeout, score_timeout
+        process.call(generate_timeout, "create", name, size, seed)  # GEM raises its errors at make
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, idx: int) -> Dict[str, Any]:
+        if not 0 <= idx < self.size:
+            raise IndexError(f"rg:{self.name}: index {idx} out of range for a dataset of {self.size}")
+        return self.process.call(self.generate_timeout, "item", self.name, self.size, self.seed, idx)
+
+    def __iter__(self):
+        return (self[idx] for idx in range(self.size))
+
+    def score_answer(self, answer: Optional[str], entry: Dict[str, Any]) -> float:
+        """The dataset's own score of ``answer`` for ``entry``."""
+        return self.process.call(self.score_timeout, "score", self.name, self.size, self.seed, answer, entry)
+
+
 class ReasoningGymEnv(Env):
     """One ReasoningGym dataset as a single-turn env: a reset poses a question, the step scores
     the reply's last ``\\boxed{}`` with the dataset's ``score_answer``."""
 
-    def __init__(self, name: str, size: int = 500, seed: int = 42, **_: Any) -> None:
+    def __init__(self, name: str, size: int = 500, seed: int = 42, generate_timeout: float = 120.0,
+                 score_timeout: float = 30.0, **_: Any) -> None:
         super().__init__()
-        self._rg = load_reasoning_gym(f"rg:{name}")
+        self._rg = load_reasoning_gym(f"rg:{name}")  # entries unpickle into its classes here
         self.idx = 0
         self.name = name
         self.size = size
         self.seed = seed
+        self.generate_timeout = generate_timeout
+        self.score_timeout = score_timeout
         self.ds = self._create(seed)
         self.ds_iter = iter(self.ds)
         self.reward_fn = self.ds.score_answer
         self.data: Optional[Dict[str, Any]] = None
 
-    def _create(self, seed: int):
-        return self._rg.create_dataset(self.name, size=self.size, seed=seed)
+    def _create(self, seed: int) -> PinnedDataset:
+        return PinnedDataset(ReasoningGymProcess.shared(), self.name, self.size, seed,
+                             self.generate_timeout, self.score_timeout)
 
     def reset(self, seed: Optional[int] = None) -> Tuple[str, Dict[str, Any]]:
         """Poses the next question (no seed) or one drawn from ``seed``."""
@@ -133,6 +175,10 @@ class ReasoningGymEnv(Env):
         answer = extract_last_boxed_answer(action)
         try:
             reward = self.reward_fn(answer=answer, entry=self.data)
+        except DeadlineExceededError as error:  # the scorer hung on this reply: it earns nothing
+            return TERMINAL_STATE, 0.0, True, True, {"error": str(error), "error_type": "ScorerTimeout"}
+        except EnvTrappedError as error:  # the scorer took its process down
+            return TERMINAL_STATE, 0.0, True, True, {"error": str(error), "error_type": "ScorerCrashed"}
         except Exception as error:  # the dataset's scorer failed on this reply: it earns nothing
             info = {
                 "error": f"rg:{self.name}: score_answer raised {type(error).__name__}: {error}",
@@ -158,7 +204,8 @@ class ReasoningGymEnv(Env):
     def spawn(self, same_state: bool = False, **kwargs) -> "ReasoningGymEnv":
         """A new env on the same dataset: in this env's state, or freshly made with ``kwargs``."""
         if same_state:
-            child = ReasoningGymEnv(name=self.name, size=self.size, seed=self.seed)
+            child = ReasoningGymEnv(name=self.name, size=self.size, seed=self.seed,
+                                    generate_timeout=self.generate_timeout, score_timeout=self.score_timeout)
             child.set_state(self.get_state())
         else:
             child = ReasoningGymEnv(name=self.name, size=self.size, **kwargs)
