@@ -33,6 +33,8 @@ fi
 if ! "$PY" -c "import ray" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "ray==2.60.0"
 fi
+# Debian packages the tests use (Chromium for the eval report test).
+bash "$ROOT/host/python/system-deps.sh"
 # OpenEnv's client and server live in a venv of their own (tests/openenv, benches/serve_load.py).
 bash "$ROOT/host/serve/openenv-venv.sh"
 

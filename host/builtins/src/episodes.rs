@@ -35,6 +35,11 @@ impl<T: Clone + Serialize + DeserializeOwned> Episodes<T> {
         }
     }
 
+    /// How many rows the walk goes over.
+    pub(crate) fn rows(&self) -> usize {
+        self.rows
+    }
+
     /// The row index of the next episode (drawn from `seed` when given).
     pub(crate) fn next(&mut self, seed: Option<u64>) -> usize {
         self.walk.next(seed)

@@ -6,6 +6,7 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod check;
+mod eval;
 mod inspect;
 mod list;
 mod play;
@@ -64,6 +65,10 @@ enum Command {
     Build(guest_build::BuildArgs),
     /// Build a plugin project and play the scripted episodes of its tests/*.json.
     Test(episodes::TestArgs),
+    /// Run a model on envs through an OpenAI-compatible API: trajectories, summary, report.
+    Eval(Box<eval::EvalArgs>),
+    /// Replay a `geode eval` directory's episodes against their envs and re-grade them.
+    Reverify(eval::ReverifyArgs),
 }
 
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
@@ -105,6 +110,8 @@ fn main() {
         Command::New(args) => new::run(args),
         Command::Build(args) => guest_build::run(args),
         Command::Test(args) => episodes::run(args),
+        Command::Eval(args) => registry(&cli.sources).and_then(|r| eval::eval(r, args)),
+        Command::Reverify(args) => registry(&cli.sources).and_then(|r| eval::reverify(r, args)),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

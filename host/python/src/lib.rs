@@ -16,6 +16,7 @@ mod columns;
 mod convert;
 mod env;
 mod errors;
+mod eval;
 mod math;
 mod multiagent;
 mod pool;
@@ -51,5 +52,6 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::add_data_dir, m)?)?;
     m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;
     m.add_function(wrap_pyfunction!(seed::reduce_seed, m)?)?;
+    m.add_function(wrap_pyfunction!(eval::eval_json, m)?)?;
     Ok(())
 }

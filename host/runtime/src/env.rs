@@ -181,6 +181,12 @@ pub trait Env: Send {
             self.id()
         )))
     }
+
+    /// How many distinct episodes the unseeded sequence [`seek_episode`](Self::seek_episode)
+    /// numbers has (a dataset env's rows), when the env knows; `None` otherwise.
+    fn episode_count(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl std::fmt::Debug for dyn Env + '_ {
@@ -214,5 +220,9 @@ impl<E: Env + ?Sized> Env for Box<E> {
     }
     fn seek_episode(&mut self, number: u64) -> Result<()> {
         (**self).seek_episode(number)
+    }
+
+    fn episode_count(&self) -> Option<u64> {
+        (**self).episode_count()
     }
 }

@@ -41,7 +41,8 @@ pub enum WrapperSpec {
 
 impl WrapperSpec {
     /// A native wrapper by GEM's name: `concat`, `concat_with_action`, `episode_tracking`,
-    /// `search_tool`, `search_tool_no_int_reward`.
+    /// `search_tool`, `search_tool_no_int_reward`, `python_tool`, `python_tool_no_int_reward`,
+    /// `python_tool_no_int_reward_last_line_error`.
     pub fn by_name(name: &str) -> Result<Self> {
         match name {
             "concat" => Ok(WrapperSpec::Observation {
@@ -55,8 +56,11 @@ impl WrapperSpec {
             "episode_tracking" => Ok(WrapperSpec::EpisodeTracking),
             "search_tool" => Ok(search_tool(0.3)),
             "search_tool_no_int_reward" => Ok(search_tool(0.0)),
+            "python_tool" => Ok(python_tool(0.05, 0.25, false)),
+            "python_tool_no_int_reward" => Ok(python_tool(0.0, 0.0, false)),
+            "python_tool_no_int_reward_last_line_error" => Ok(python_tool(0.0, 0.0, true)),
             other => Err(Error::InvalidArgument(format!(
-                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking, search_tool, search_tool_no_int_reward (wrapper plugins go by their id)"
+                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking, search_tool, search_tool_no_int_reward, python_tool, python_tool_no_int_reward, python_tool_no_int_reward_last_line_error (wrapper plugins go by their id)"
             ))),
         }
     }
@@ -73,6 +77,28 @@ fn search_tool(tool_reward: f64) -> WrapperSpec {
         )],
         rewards: ToolRewards {
             tool_reward,
+            max_tool_uses: Some(5),
+            ..ToolRewards::default()
+        },
+    }
+}
+
+/// GEM's `python_tool` wrappers: `tool:python` with a 5 s timeout, at most 5 calls per episode
+/// (`tool:python` is registered by `geode-builtins`).
+fn python_tool(
+    tool_reward: f64,
+    tool_success_reward: f64,
+    keep_error_last_line: bool,
+) -> WrapperSpec {
+    let mut config = serde_json::json!({"timeout": 5});
+    if keep_error_last_line {
+        config["keep_error_last_line"] = serde_json::json!(true);
+    }
+    WrapperSpec::Tools {
+        tools: vec![("tool:python".to_owned(), config)],
+        rewards: ToolRewards {
+            tool_reward,
+            tool_success_reward,
             max_tool_uses: Some(5),
             ..ToolRewards::default()
         },

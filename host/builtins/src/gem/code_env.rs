@@ -336,4 +336,8 @@ impl Env for CodeEnv {
         self.episodes.seek(number);
         Ok(())
     }
+
+    fn episode_count(&self) -> Option<u64> {
+        Some(self.episodes.rows() as u64)
+    }
 }

@@ -234,4 +234,8 @@ impl Env for MathEnv {
         self.episodes.seek(number);
         Ok(())
     }
+
+    fn episode_count(&self) -> Option<u64> {
+        Some(self.episodes.rows() as u64)
+    }
 }

@@ -28,6 +28,7 @@ from geode.errors import __all__ as _error_names
 from geode.vector import AutoresetMode, NativeVectorEnv, VectorEnv
 from geode import multiagent, tools, utils, wrappers
 from geode import _gem_alias
+from geode.evaluation import eval  # noqa: A004 - geode.eval, as `geode eval`
 
 CONTRACT_VERSION = _geode.contract_version()
 _gem_alias.install()
@@ -42,6 +43,7 @@ __all__ = [
     "NativeVectorEnv",
     "VectorEnv",
     "add_data_dir",
+    "eval",
     "list_envs",
     "load_plugin",
     "make",

@@ -147,4 +147,8 @@ impl Env for ObservationHistory {
     fn seek_episode(&mut self, number: u64) -> Result<()> {
         self.inner.seek_episode(number)
     }
+
+    fn episode_count(&self) -> Option<u64> {
+        self.inner.episode_count()
+    }
 }

@@ -1,0 +1,613 @@
+//! `geode eval` and `geode reverify` as a user runs them, against a real OpenAI-compatible server
+//! (`geode-model-server`, started in this process on loopback) whose scripted policies make the
+//! expected numbers known, and whose failure injection the run must survive.
+
+use geode_model_server::cli::Cli;
+use geode_model_server::server::Bound;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const GSM8K: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../builtins/src/math/data/gsm8k.jsonl"
+);
+
+/// The model server, serving on loopback from a thread of this process until dropped.
+struct ModelServer {
+    url: String,
+    app: Arc<geode_model_server::app::App>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ModelServer {
+    fn start(args: &[&str]) -> ModelServer {
+        let argv = [
+            "geode-model-server",
+            "--listen",
+            "127.0.0.1:0",
+            "--model",
+            "test-model",
+        ];
+        let cli: Cli = clap::Parser::try_parse_from(argv.iter().chain(args)).expect("server args");
+        let config = cli.serve.into_config().expect("server config");
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("runtime");
+            runtime.block_on(async move {
+                let bound = Bound::bind(config).await.expect("bind");
+                ready_tx.send((bound.url(), bound.app())).expect("ready");
+                bound
+                    .run(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .expect("serve");
+            });
+        });
+        let (url, app) = ready_rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("the model server started");
+        ModelServer {
+            url,
+            app,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    fn base_url(&self) -> String {
+        format!("{}/v1", self.url)
+    }
+
+    fn stats(&self) -> Value {
+        self.app.stats.to_json()
+    }
+}
+
+impl Drop for ModelServer {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("geode-eval-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn geode(args: &[String]) -> Output {
+    let started = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_geode"))
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("geode runs");
+    assert!(
+        started.elapsed() < Duration::from_secs(300),
+        "geode eval took too long"
+    );
+    out
+}
+
+fn eval_args(server: &ModelServer, out: &Path, rest: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = [
+        "eval",
+        "--base-url",
+        &server.base_url(),
+        "--model",
+        "test-model",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    args.extend(["--out".to_owned(), out.display().to_string()]);
+    args.extend(rest.iter().map(|s| s.to_string()));
+    args
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).expect("file written")).expect("JSON")
+}
+
+fn trajectories(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("trajectories.jsonl"))
+        .expect("trajectories written")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
+fn run_ok(args: &[String]) -> String {
+    let out = geode(args);
+    assert!(
+        out.status.success(),
+        "geode eval failed:\n{}",
+        text(&out.stderr)
+    );
+    text(&out.stdout)
+}
+
+fn num(value: &Value, path: &[&str]) -> f64 {
+    let mut v = value;
+    for key in path {
+        v = &v[*key];
+    }
+    v.as_f64()
+        .unwrap_or_else(|| panic!("{path:?} is not a number in {value}"))
+}
+
+#[test]
+fn a_math_policy_right_half_the_time_measures_half_and_its_pass_at_k() {
+    let server =
+        ModelServer::start(&["--policy", "math", "--answers", GSM8K, "--p-correct", "0.5"]);
+    let out = scratch("math");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "math:GSM8K",
+            "--samples",
+            "32",
+            "--seed",
+            "1000",
+            "--concurrency",
+            "32",
+            "--max-turns",
+            "1",
+        ],
+    ));
+    let summary = read_json(&out.join("summary.json"));
+    let group = &summary["envs"]["math:GSM8K"];
+    assert_eq!(
+        group["episodes"],
+        6 * 32,
+        "every row of the dataset, 32 samples each"
+    );
+    let mean = num(group, &["mean_reward"]);
+    let ci = group["mean_reward_ci95"].as_array().unwrap();
+    let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+    assert!(
+        lo <= 0.5 && 0.5 <= hi,
+        "0.5 outside [{lo}, {hi}] (mean {mean})"
+    );
+    for (k, expected) in [
+        ("1", 0.5),
+        ("2", 0.75),
+        ("4", 0.9375),
+        ("8", 1.0 - 0.5f64.powi(8)),
+    ] {
+        let measured = num(group, &["pass_at_k", k]);
+        assert!(
+            (measured - expected).abs() < 0.1,
+            "pass@{k} {measured} vs {expected}"
+        );
+    }
+    let lines = trajectories(&out);
+    let keys: BTreeSet<(u64, u64)> = lines
+        .iter()
+        .map(|l| (l["task"].as_u64().unwrap(), l["sample"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(keys.len(), 192, "no episode lost or duplicated");
+    assert!(
+        lines.iter().all(|l| l["start"]["row"].is_u64()),
+        "dataset tasks are rows"
+    );
+}
+
+#[test]
+fn a_bisecting_player_wins_every_guess_the_number_episode_streamed_or_not() {
+    let server = ModelServer::start(&["--policy", "bisect"]);
+    for stream in [false, true] {
+        let out = scratch(if stream { "bisect-stream" } else { "bisect" });
+        let mut rest = vec![
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "20",
+            "--max-turns",
+            "10",
+        ];
+        if stream {
+            rest.push("--stream");
+        }
+        run_ok(&eval_args(&server, &out, &rest));
+        let summary = read_json(&out.join("summary.json"));
+        let group = &summary["envs"]["game:GuessTheNumber-v0-hard"];
+        assert_eq!(num(group, &["success_rate"]), 1.0, "{group}");
+        assert!(num(group, &["mean_turns"]) <= 6.0);
+        let first = &trajectories(&out)[0];
+        assert_eq!(first["start"]["seed"], 0);
+        assert!(
+            first["usage"]["completion_tokens"].as_u64().unwrap() > 0,
+            "usage recorded"
+        );
+        assert_eq!(first["messages"][0]["role"], "user");
+    }
+    assert!(server.stats()["streamed"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn a_policy_that_calls_the_python_tool_gets_its_result_then_answers() {
+    let server = ModelServer::start(&[
+        "--policy",
+        "tool-math",
+        "--answers",
+        GSM8K,
+        "--p-correct",
+        "1",
+    ]);
+    let out = scratch("tool");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "math:GSM8K",
+            "--wrappers",
+            "python_tool",
+            "--max-turns",
+            "4",
+        ],
+    ));
+    let lines = trajectories(&out);
+    assert_eq!(lines.len(), 6);
+    for line in &lines {
+        let turns = line["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), 2, "a tool call, then the answer: {line}");
+        assert!(
+            turns[0]["observation"].as_str().unwrap().contains("42"),
+            "{line}"
+        );
+        assert_eq!(line["success"], true);
+    }
+}
+
+#[test]
+fn injected_failures_are_retried_counted_and_lose_no_episode() {
+    let server = ModelServer::start(&[
+        "--policy",
+        "bisect",
+        "--fail-429-every",
+        "7",
+        "--retry-after",
+        "0",
+        "--fail-500-every",
+        "11",
+        "--slow-every",
+        "13",
+        "--slow-ms",
+        "3000",
+        "--malformed-every",
+        "17",
+        "--drop-every",
+        "19",
+    ]);
+    let out = scratch("failures");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "40",
+            "--max-turns",
+            "10",
+            "--timeout",
+            "1",
+            "--backoff",
+            "0.01",
+            "--concurrency",
+            "16",
+        ],
+    ));
+    let summary = read_json(&out.join("summary.json"));
+    let retries = &summary["overall"]["retries"];
+    let injected = &server.stats()["injected"];
+    for (ours, theirs) in [
+        ("rate_limited", "rate_limited"),
+        ("server_error", "server_error"),
+        ("malformed", "malformed"),
+        ("connection", "dropped"),
+        ("timeout", "slow"),
+    ] {
+        assert_eq!(
+            retries[ours], injected[theirs],
+            "{ours}: {retries} vs {injected}"
+        );
+        assert!(retries[ours].as_u64().unwrap() > 0, "{ours} was exercised");
+    }
+    assert_eq!(
+        num(&summary["overall"], &["success_rate"]),
+        1.0,
+        "every episode still finished"
+    );
+    let keys: BTreeSet<u64> = trajectories(&out)
+        .iter()
+        .map(|l| l["task"].as_u64().unwrap())
+        .collect();
+    assert_eq!(keys.len(), 40);
+    assert_eq!(trajectories(&out).len(), 40);
+}
+
+#[test]
+fn a_context_length_error_ends_that_episode_and_is_counted() {
+    let server = ModelServer::start(&["--policy", "bisect", "--context-limit-chars", "800"]);
+    let out = scratch("context");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "5",
+            "--max-turns",
+            "50",
+        ],
+    ));
+    let summary = read_json(&out.join("summary.json"));
+    let overall = &summary["overall"];
+    assert_eq!(overall["episodes"], 5);
+    let context = overall["endings"]["context_length"].as_u64().unwrap_or(0)
+        + overall["endings"]["terminated"].as_u64().unwrap_or(0)
+        + overall["endings"]["truncated"].as_u64().unwrap_or(0);
+    assert_eq!(context, 5, "{overall}");
+    assert!(
+        overall["endings"]["context_length"].as_u64().unwrap_or(0) > 0,
+        "{overall}"
+    );
+}
+
+#[test]
+fn an_unknown_model_or_a_bad_key_stops_the_run_with_one_line_naming_the_cause() {
+    let server = ModelServer::start(&["--policy", "bisect", "--api-key", "sekret"]);
+    let out = scratch("fatal");
+    let args = eval_args(
+        &server,
+        &out,
+        &["game:GuessTheNumber-v0-hard", "--episodes", "3"],
+    );
+    let result = geode(&args);
+    assert!(!result.status.success());
+    let stderr = text(&result.stderr);
+    assert!(stderr.contains("invalid_api_key"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    let out = scratch("fatal-model");
+    let mut args = eval_args(
+        &server,
+        &out,
+        &["game:GuessTheNumber-v0-hard", "--episodes", "3"],
+    );
+    args.extend(["--api-key-env".into(), "GEODE_TEST_KEY".into()]);
+    let model = args.iter().position(|a| a == "test-model").unwrap();
+    args[model] = "no-such-model".into();
+    let result = Command::new(env!("CARGO_BIN_EXE_geode"))
+        .args(&args)
+        .env("GEODE_TEST_KEY", "sekret")
+        .output()
+        .unwrap();
+    let stderr = text(&result.stderr);
+    assert!(
+        !result.status.success() && stderr.contains("model_not_found"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}
+
+fn without_timings(line: &Value) -> Value {
+    let mut line = line.clone();
+    line["latency_ms"] = Value::Null;
+    if let Some(turns) = line["turns"].as_array_mut() {
+        for turn in turns {
+            turn["latency_ms"] = Value::Null;
+        }
+    }
+    line
+}
+
+fn strip_summary(summary: &Value) -> Value {
+    let mut summary = summary.clone();
+    summary["overall"]["latency_ms"] = Value::Null;
+    summary["settings"]["concurrency"] = Value::Null;
+    if let Some(envs) = summary["envs"].as_object_mut() {
+        for group in envs.values_mut() {
+            group["latency_ms"] = Value::Null;
+        }
+    }
+    summary
+}
+
+#[test]
+fn a_run_killed_with_sigkill_resumes_to_the_files_of_an_uninterrupted_run() {
+    let server =
+        ModelServer::start(&["--policy", "bisect", "--slow-every", "1", "--slow-ms", "20"]);
+    let common = [
+        "game:GuessTheNumber-v0-hard",
+        "--episodes",
+        "60",
+        "--max-turns",
+        "10",
+        "--concurrency",
+        "4",
+    ];
+    let whole = scratch("whole");
+    run_ok(&eval_args(&server, &whole, &common));
+    let cut = scratch("cut");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_geode"))
+        .args(eval_args(&server, &cut, &common))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let done = std::fs::read_to_string(cut.join("trajectories.jsonl"))
+            .map_or(0, |t| t.lines().count());
+        if done >= 10 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let before = trajectories(&cut).len();
+    assert!(
+        (10..60).contains(&before),
+        "killed mid-run ({before} episodes done)"
+    );
+    let refused = geode(&eval_args(&server, &cut, &common));
+    assert!(!refused.status.success() && text(&refused.stderr).contains("--resume"));
+    let mut resumed = eval_args(&server, &cut, &common);
+    resumed.push("--resume".into());
+    run_ok(&resumed);
+    let a: Vec<Value> = trajectories(&whole).iter().map(without_timings).collect();
+    let b: Vec<Value> = trajectories(&cut).iter().map(without_timings).collect();
+    assert_eq!(
+        a, b,
+        "the resumed run's episodes equal an uninterrupted run's"
+    );
+    assert_eq!(
+        strip_summary(&read_json(&whole.join("summary.json"))),
+        strip_summary(&read_json(&cut.join("summary.json")))
+    );
+    let changed = eval_args(
+        &server,
+        &cut,
+        &[
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "61",
+            "--resume",
+        ],
+    );
+    let refused = geode(&changed);
+    assert!(
+        text(&refused.stderr).contains("other settings"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+#[test]
+fn tls_with_a_self_signed_ca_passed_by_ca_cert() {
+    let dir = scratch("tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    geode_model_server::ca::make_test_ca(&dir).unwrap();
+    let (cert, key) = (dir.join("server.pem"), dir.join("server.key"));
+    let server = ModelServer::start(&[
+        "--policy",
+        "bisect",
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ]);
+    assert!(server.url.starts_with("https://"));
+    let out = dir.join("ok");
+    let ca = dir.join("ca.pem");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "3",
+            "--ca-cert",
+            ca.to_str().unwrap(),
+        ],
+    ));
+    assert_eq!(
+        num(
+            &read_json(&out.join("summary.json"))["overall"],
+            &["success_rate"]
+        ),
+        1.0
+    );
+    let untrusted = dir.join("untrusted");
+    run_ok(&eval_args(
+        &server,
+        &untrusted,
+        &[
+            "game:GuessTheNumber-v0-hard",
+            "--episodes",
+            "2",
+            "--max-retries",
+            "0",
+        ],
+    ));
+    let summary = read_json(&untrusted.join("summary.json"));
+    assert_eq!(
+        summary["overall"]["errors"]["connection"], 2,
+        "{}",
+        summary["overall"]
+    );
+    let line = &trajectories(&untrusted)[0];
+    assert!(
+        line["error"]["message"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("certificate"),
+        "{line}"
+    );
+}
+
+#[test]
+fn reverify_replays_a_run_and_names_a_tampered_verdict() {
+    let server =
+        ModelServer::start(&["--policy", "math", "--answers", GSM8K, "--p-correct", "0.5"]);
+    let out = scratch("reverify");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &[
+            "math:GSM8K",
+            "--samples",
+            "2",
+            "--seed",
+            "7",
+            "--max-turns",
+            "1",
+        ],
+    ));
+    let clean = geode(&["reverify".into(), out.display().to_string()]);
+    assert!(clean.status.success(), "{}", text(&clean.stderr));
+    assert!(
+        text(&clean.stdout).contains("12 episodes replayed, 0 changed"),
+        "{}",
+        text(&clean.stdout)
+    );
+    let path = out.join("trajectories.jsonl");
+    let mut lines: Vec<Value> = trajectories(&out);
+    let flipped = lines[0]["turns"][0]["reward"].as_f64().unwrap();
+    lines[0]["turns"][0]["reward"] = Value::from(1.0 - flipped);
+    lines[0]["reward"] = Value::from(1.0 - flipped);
+    let body: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&path, body).unwrap();
+    let tampered = geode(&["reverify".into(), out.display().to_string()]);
+    let stdout = text(&tampered.stdout);
+    assert!(
+        stdout.contains("1 changed") && stdout.contains("changed math:GSM8K task 0 sample 0"),
+        "{stdout}"
+    );
+    let verdicts = read_json(&out.join("reverify.json"));
+    assert_eq!(verdicts["changed"].as_array().unwrap().len(), 1);
+}

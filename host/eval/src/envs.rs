@@ -1,0 +1,135 @@
+//! The envs a run steps: made once per id and reused across episodes (a reset starts the next
+//! one), every call run on a worker thread so the async threads only wait for the model.
+
+use geode_runtime::{Env, MakeOptions, Registry};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Makes, lends and steps the run's envs.
+pub struct EnvWorkers {
+    registry: Arc<Registry>,
+    options: HashMap<String, MakeOptions>,
+    idle: Mutex<HashMap<String, Vec<Box<dyn Env>>>>,
+    pool: rayon::ThreadPool,
+}
+
+/// An env lent to one episode; [`give_back`](Self::give_back) returns it for the next. An env
+/// whose call failed is dropped instead (a fresh one is made for the next episode).
+pub struct EnvLease {
+    env: Option<Box<dyn Env>>,
+    id: String,
+    workers: Arc<EnvWorkers>,
+}
+
+type Job<T> = Box<dyn FnOnce(&mut dyn Env) -> geode_runtime::Result<T> + Send>;
+
+impl EnvWorkers {
+    /// Workers for the ids of `options` (each with its make options), on `threads` threads.
+    pub fn new(
+        registry: Arc<Registry>,
+        options: HashMap<String, MakeOptions>,
+        threads: usize,
+    ) -> anyhow::Result<Arc<Self>> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .thread_name(|i| format!("geode-eval-env-{i}"))
+            .build()?;
+        Ok(Arc::new(EnvWorkers {
+            registry,
+            options,
+            idle: Mutex::new(HashMap::new()),
+            pool,
+        }))
+    }
+
+    /// Makes one env of `id` now (so a bad id or config stops the run before any request) and
+    /// keeps it for the first episode.
+    pub fn prepare(&self, id: &str) -> anyhow::Result<()> {
+        let env = self
+            .make(id)
+            .map_err(|e| anyhow::anyhow!("making {id}: {e}"))?;
+        self.idle_envs().entry(id.to_owned()).or_default().push(env);
+        Ok(())
+    }
+
+    /// Leases an env of `id` and runs `call` on it on a worker thread.
+    pub async fn call<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: &str,
+        call: impl FnOnce(&mut dyn Env) -> geode_runtime::Result<T> + Send + 'static,
+    ) -> Result<(EnvLease, T), String> {
+        let idle = self.idle_envs().get_mut(id).and_then(Vec::pop);
+        let mut lease = EnvLease {
+            env: idle,
+            id: id.to_owned(),
+            workers: Arc::clone(self),
+        };
+        let value = lease.call(call).await?;
+        Ok((lease, value))
+    }
+
+    fn make(&self, id: &str) -> geode_runtime::Result<Box<dyn Env>> {
+        let options = self.options.get(id).cloned().unwrap_or_default();
+        self.registry.make(id, options)
+    }
+
+    fn idle_envs(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Box<dyn Env>>>> {
+        self.idle
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        id: String,
+        env: Option<Box<dyn Env>>,
+        job: Job<T>,
+    ) -> (Option<Box<dyn Env>>, Result<T, String>) {
+        let (done, result) = tokio::sync::oneshot::channel();
+        let workers = Arc::clone(self);
+        self.pool.spawn(move || {
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut env = match env {
+                    Some(env) => env,
+                    None => workers.make(&id).map_err(|e| e.to_string())?,
+                };
+                match job(env.as_mut()) {
+                    Ok(value) => Ok((env, value)),
+                    Err(error) => Err(error.to_string()),
+                }
+            }));
+            let _ = done.send(outcome);
+        });
+        match result.await {
+            Ok(Ok(Ok((env, value)))) => (Some(env), Ok(value)),
+            Ok(Ok(Err(message))) => (None, Err(message)),
+            _ => (None, Err("the env call panicked on its worker".into())),
+        }
+    }
+}
+
+impl EnvLease {
+    /// Runs `call` on the leased env on a worker thread; a failed call drops the env.
+    pub async fn call<T: Send + 'static>(
+        &mut self,
+        call: impl FnOnce(&mut dyn Env) -> geode_runtime::Result<T> + Send + 'static,
+    ) -> Result<T, String> {
+        let workers = Arc::clone(&self.workers);
+        let (env, result) = workers
+            .run(self.id.clone(), self.env.take(), Box::new(call))
+            .await;
+        self.env = env;
+        result
+    }
+
+    /// Returns the env for the next episode of its id.
+    pub fn give_back(mut self) {
+        if let Some(env) = self.env.take() {
+            self.workers
+                .idle_envs()
+                .entry(self.id.clone())
+                .or_default()
+                .push(env);
+        }
+    }
+}

@@ -1,0 +1,160 @@
+//! `geode reverify DIR`: replays every stored episode's actions against its env, started again
+//! from the stored seed or row, and re-grades it. Made for grader upgrades and for auditing
+//! another run's numbers: what changed is printed and written to `reverify.json`.
+
+use crate::log::TRAJECTORIES;
+use crate::plan;
+use crate::record::{EpisodeKey, EpisodeRecord, Start};
+use crate::runner::RUN_FILE;
+use crate::settings::RunSettings;
+use anyhow::Context;
+use geode_runtime::{Env, Limits, MakeOptions, Registry};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The file `reverify` writes into the run's directory.
+pub const REVERIFY_FILE: &str = "reverify.json";
+
+/// One episode whose grade changed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Changed {
+    /// Which episode.
+    #[serde(flatten)]
+    pub key: EpisodeKey,
+    /// The stored total reward.
+    pub stored_reward: f64,
+    /// The total reward of the replay.
+    pub replayed_reward: f64,
+    /// The stored success.
+    pub stored_success: bool,
+    /// The replay's success.
+    pub replayed_success: bool,
+    /// The first turn whose reward or end differs (or the env error of the replay).
+    pub detail: String,
+}
+
+/// What a reverification found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Verdicts {
+    /// Episodes replayed.
+    pub episodes: usize,
+    /// Episodes whose reward, success or ending changed.
+    pub changed: Vec<Changed>,
+    /// Successes stored, and in the replay.
+    pub stored_successes: usize,
+    /// Successes in the replay.
+    pub replayed_successes: usize,
+}
+
+/// Replays the run in `dir` (its `run.json` and `trajectories.jsonl`) under `limits` and writes
+/// `reverify.json`.
+pub fn reverify(registry: &Registry, dir: &Path, limits: &Limits) -> anyhow::Result<Verdicts> {
+    let settings: RunSettings =
+        serde_json::from_slice(&std::fs::read(dir.join(RUN_FILE)).with_context(|| {
+            format!(
+                "{} has no {RUN_FILE}: not a geode eval directory",
+                dir.display()
+            )
+        })?)?;
+    let text = std::fs::read_to_string(dir.join(TRAJECTORIES))
+        .with_context(|| format!("reading {}", dir.join(TRAJECTORIES).display()))?;
+    let records: Vec<EpisodeRecord> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(n, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{TRAJECTORIES} line {}: not an episode record", n + 1))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let mut options = HashMap::new();
+    for env in &settings.envs {
+        let make = MakeOptions::overrides(env.config.clone())
+            .with_wrappers(plan::wrappers(env)?)
+            .with_limits(limits.clone());
+        options.insert(env.id.clone(), make);
+    }
+    let threshold = settings.success_threshold;
+    let outcomes: Vec<(bool, Option<Changed>)> = records
+        .par_iter()
+        .map(|record| {
+            let replayed = replay(registry, options.get(&record.key.env), record);
+            judge(record, replayed, threshold)
+        })
+        .collect();
+    let verdicts = Verdicts {
+        episodes: records.len(),
+        stored_successes: records.iter().filter(|r| r.success).count(),
+        replayed_successes: outcomes.iter().filter(|(success, _)| *success).count(),
+        changed: outcomes
+            .into_iter()
+            .filter_map(|(_, changed)| changed)
+            .collect(),
+    };
+    std::fs::write(
+        dir.join(REVERIFY_FILE),
+        serde_json::to_vec_pretty(&verdicts)?,
+    )?;
+    Ok(verdicts)
+}
+
+/// The replay's per-turn (reward, terminated, truncated), or the error that stopped it.
+type Replay = Result<Vec<(f64, bool, bool)>, String>;
+
+fn replay(registry: &Registry, options: Option<&MakeOptions>, record: &EpisodeRecord) -> Replay {
+    let options = options
+        .cloned()
+        .ok_or_else(|| format!("{} is not an env of this run", record.key.env))?;
+    let mut env: Box<dyn Env> = registry
+        .make(&record.key.env, options)
+        .map_err(|e| e.to_string())?;
+    match record.start {
+        Start::Seed(seed) => env.reset(Some(seed)),
+        Start::Row(row) => env.seek_episode(row).and_then(|()| env.reset(None)),
+    }
+    .map_err(|e| format!("reset: {e}"))?;
+    record
+        .turns
+        .iter()
+        .map(|turn| {
+            env.step(&turn.action)
+                .map(|s| (s.reward, s.terminated, s.truncated))
+                .map_err(|e| format!("step: {e}"))
+        })
+        .collect()
+}
+
+fn judge(record: &EpisodeRecord, replayed: Replay, threshold: f64) -> (bool, Option<Changed>) {
+    let changed = |reward: f64, success: bool, detail: String| Changed {
+        key: record.key.clone(),
+        stored_reward: record.reward,
+        replayed_reward: reward,
+        stored_success: record.success,
+        replayed_success: success,
+        detail,
+    };
+    let steps = match replayed {
+        Ok(steps) => steps,
+        Err(error) => return (false, Some(changed(0.0, false, error))),
+    };
+    let reward: f64 = steps.iter().map(|(r, _, _)| r).sum();
+    let success = reward >= threshold;
+    let first_difference = record
+        .turns
+        .iter()
+        .zip(&steps)
+        .enumerate()
+        .find(|(_, (turn, step))| (turn.reward, turn.terminated, turn.truncated) != **step);
+    match first_difference {
+        None => (success, None),
+        Some((n, (turn, step))) => {
+            let detail = format!(
+                "turn {n}: stored reward {} terminated {} truncated {}, replayed {} {} {}",
+                turn.reward, turn.terminated, turn.truncated, step.0, step.1, step.2
+            );
+            (success, Some(changed(reward, success, detail)))
+        }
+    }
+}
