@@ -100,6 +100,12 @@ pub struct EvalArgs {
     /// Fuel per env call (deterministic CPU budget).
     #[arg(long)]
     fuel: Option<u64>,
+    /// The agent the model plays in a multi-agent env (default: the first in turn order).
+    #[arg(long)]
+    seat: Option<String>,
+    /// The policy of the other agents of a multi-agent env.
+    #[arg(long, default_value = "random")]
+    opponent: String,
 }
 
 /// Arguments of `geode reverify`.
@@ -142,6 +148,8 @@ pub fn eval(registry: Registry, args: &EvalArgs) -> Result<()> {
     options.logprobs = args.logprobs;
     options.return_token_ids = args.return_token_ids;
     options.fuel = args.fuel;
+    options.seat = args.seat.clone();
+    options.opponent = args.opponent.clone();
     options.progress = std::io::stderr().is_terminal();
     options.catch_ctrl_c = true;
     let run = options.into_run(&registry)?;

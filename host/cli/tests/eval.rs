@@ -611,3 +611,47 @@ fn reverify_replays_a_run_and_names_a_tampered_verdict() {
     let verdicts = read_json(&out.join("reverify.json"));
     assert_eq!(verdicts["changed"].as_array().unwrap().len(), 1);
 }
+
+#[test]
+fn a_multi_agent_id_runs_with_the_model_in_one_seat_and_a_random_opponent() {
+    let server = ModelServer::start(&["--policy", "constant", "--reply", "\\boxed{5}"]);
+    for seat in ["player_0", "player_1"] {
+        let out = scratch(&format!("ma-{seat}"));
+        run_ok(&eval_args(
+            &server,
+            &out,
+            &[
+                "ma:TicTacToe-v0",
+                "--episodes",
+                "8",
+                "--seat",
+                seat,
+                "--max-turns",
+                "9",
+            ],
+        ));
+        let lines = trajectories(&out);
+        assert_eq!(lines.len(), 8);
+        for line in &lines {
+            assert_eq!(line["ending"], "terminated", "{line}");
+            let turns = line["turns"].as_array().unwrap();
+            // Cell 5 twice is illegal: the model forfeits by its second move at the latest.
+            assert!(!turns.is_empty() && turns.len() <= 2, "{line}");
+            assert!(line["reward"].as_f64().unwrap() <= 0.0, "{line}");
+        }
+        let replay = geode(&["reverify".into(), out.display().to_string()]);
+        assert!(
+            text(&replay.stdout).contains("8 episodes replayed, 0 changed"),
+            "the seeded opponent replays: {}{}",
+            text(&replay.stdout),
+            text(&replay.stderr)
+        );
+    }
+    let out = scratch("ma-bad-seat");
+    let bad = geode(&eval_args(
+        &server,
+        &out,
+        &["ma:TicTacToe-v0", "--episodes", "1", "--seat", "player_9"],
+    ));
+    assert!(!bad.status.success() && text(&bad.stderr).contains("player_9"));
+}

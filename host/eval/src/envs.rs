@@ -1,14 +1,69 @@
 //! The envs a run steps: made once per id and reused across episodes (a reset starts the next
 //! one), every call run on a worker thread so the async threads only wait for the model.
 
-use geode_runtime::{Env, MakeOptions, Registry};
+use crate::seat::{Opponent, SeatEnv};
+use geode_runtime::{Env, MakeOptions, PluginKind, Registry};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+
+/// How to make one env id of a run.
+#[derive(Debug, Clone)]
+pub enum Recipe {
+    /// A single-agent env with its options.
+    Env(MakeOptions),
+    /// A multi-agent env, played from `seat` against `opponent`.
+    Seat {
+        /// Config overrides and limits (wrappers do not apply).
+        options: MakeOptions,
+        /// The model's agent (`None`: the first).
+        seat: Option<String>,
+        /// The other agents' policy.
+        opponent: Opponent,
+    },
+}
+
+impl Recipe {
+    /// The recipe of `id`: a seat when it is a multi-agent id.
+    pub fn of(
+        registry: &Registry,
+        id: &str,
+        options: MakeOptions,
+        seat: Option<&str>,
+        opponent: &str,
+    ) -> anyhow::Result<Recipe> {
+        if registry.lookup(id)?.kind != PluginKind::MultiAgent {
+            return Ok(Recipe::Env(options));
+        }
+        if !options.wrappers.is_empty() {
+            anyhow::bail!("{id} is a multi-agent env: wrappers do not apply to it");
+        }
+        Ok(Recipe::Seat {
+            options,
+            seat: seat.map(str::to_owned),
+            opponent: Opponent::by_name(opponent)?,
+        })
+    }
+
+    /// Makes one env of `id` by this recipe.
+    pub fn make(&self, registry: &Registry, id: &str) -> geode_runtime::Result<Box<dyn Env>> {
+        match self {
+            Recipe::Env(options) => registry.make(id, options.clone()),
+            Recipe::Seat {
+                options,
+                seat,
+                opponent,
+            } => {
+                let inner = registry.make_multiagent(id, &options.overrides, &options.limits)?;
+                Ok(Box::new(SeatEnv::new(inner, seat.as_deref(), *opponent)?))
+            }
+        }
+    }
+}
 
 /// Makes, lends and steps the run's envs.
 pub struct EnvWorkers {
     registry: Arc<Registry>,
-    options: HashMap<String, MakeOptions>,
+    recipes: HashMap<String, Recipe>,
     idle: Mutex<HashMap<String, Vec<Box<dyn Env>>>>,
     pool: rayon::ThreadPool,
 }
@@ -27,7 +82,7 @@ impl EnvWorkers {
     /// Workers for the ids of `options` (each with its make options), on `threads` threads.
     pub fn new(
         registry: Arc<Registry>,
-        options: HashMap<String, MakeOptions>,
+        recipes: HashMap<String, Recipe>,
         threads: usize,
     ) -> anyhow::Result<Arc<Self>> {
         let pool = rayon::ThreadPoolBuilder::new()
@@ -36,7 +91,7 @@ impl EnvWorkers {
             .build()?;
         Ok(Arc::new(EnvWorkers {
             registry,
-            options,
+            recipes,
             idle: Mutex::new(HashMap::new()),
             pool,
         }))
@@ -69,8 +124,10 @@ impl EnvWorkers {
     }
 
     fn make(&self, id: &str) -> geode_runtime::Result<Box<dyn Env>> {
-        let options = self.options.get(id).cloned().unwrap_or_default();
-        self.registry.make(id, options)
+        match self.recipes.get(id) {
+            Some(recipe) => recipe.make(&self.registry, id),
+            None => self.registry.make(id, MakeOptions::default()),
+        }
     }
 
     fn idle_envs(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<Box<dyn Env>>>> {

@@ -16,6 +16,7 @@ pub mod record;
 pub mod report;
 pub mod reverify;
 pub mod runner;
+pub mod seat;
 pub mod settings;
 pub mod stats;
 pub mod summary;

@@ -68,6 +68,10 @@ pub struct EvalOptions {
     pub progress: bool,
     /// Stop at Ctrl-C keeping what finished (the command line).
     pub catch_ctrl_c: bool,
+    /// The agent the model plays in multi-agent envs (`None`: the first).
+    pub seat: Option<String>,
+    /// The other agents' policy in multi-agent envs.
+    pub opponent: String,
 }
 
 impl EvalOptions {
@@ -101,6 +105,8 @@ impl EvalOptions {
             fuel: None,
             progress: false,
             catch_ctrl_c: false,
+            seat: None,
+            opponent: "random".to_owned(),
         }
     }
 
@@ -148,6 +154,8 @@ impl EvalOptions {
                 concurrency: self.concurrency.max(1),
                 success_threshold: self.success_threshold,
                 env_seed: self.env_seed,
+                seat: self.seat,
+                opponent: self.opponent,
                 envs,
             },
             client: ClientSettings {

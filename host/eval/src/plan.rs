@@ -1,9 +1,11 @@
 //! Which episodes a run plays: every `(env, task, sample)`, how each starts and the seed its
 //! requests carry, in one fixed order that a resumed run shares.
 
+use crate::envs::Recipe;
 use crate::record::{EpisodeKey, Start};
 use crate::settings::{EnvSettings, RunSettings};
-use geode_runtime::{DATASET_KEY, MakeOptions, Provider, Registry, WrapperSpec};
+use geode_runtime::{DATASET_KEY, Limits, MakeOptions, Provider, Registry, WrapperSpec};
+use std::collections::HashMap;
 
 /// One planned episode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,6 +79,29 @@ pub fn component_sha256(registry: &Registry, id: &str) -> anyhow::Result<Option<
     })
 }
 
+/// How to make each env of `settings` under `limits`.
+pub fn recipes(
+    registry: &Registry,
+    settings: &RunSettings,
+    limits: &Limits,
+) -> anyhow::Result<HashMap<String, Recipe>> {
+    let mut recipes = HashMap::new();
+    for env in &settings.envs {
+        let options = MakeOptions::overrides(env.config.clone())
+            .with_wrappers(wrappers(env)?)
+            .with_limits(limits.clone());
+        let recipe = Recipe::of(
+            registry,
+            &env.id,
+            options,
+            settings.seat.as_deref(),
+            &settings.opponent,
+        )?;
+        recipes.insert(env.id.clone(), recipe);
+    }
+    Ok(recipes)
+}
+
 /// The wrapper layers named by GEM's names, checked.
 pub fn wrappers(env: &EnvSettings) -> anyhow::Result<Vec<WrapperSpec>> {
     env.wrappers
@@ -114,6 +139,8 @@ mod tests {
             concurrency: 4,
             success_threshold: 1.0,
             env_seed: 100,
+            seat: None,
+            opponent: "random".into(),
             envs: vec![env("game:A", 2), env("qa:B", 1)],
         };
         let plan = episodes(&settings, &[false, true]);

@@ -2,16 +2,16 @@
 //! from the stored seed or row, and re-grades it. Made for grader upgrades and for auditing
 //! another run's numbers: what changed is printed and written to `reverify.json`.
 
+use crate::envs::Recipe;
 use crate::log::TRAJECTORIES;
 use crate::plan;
 use crate::record::{EpisodeKey, EpisodeRecord, Start};
 use crate::runner::RUN_FILE;
 use crate::settings::RunSettings;
 use anyhow::Context;
-use geode_runtime::{Env, Limits, MakeOptions, Registry};
+use geode_runtime::{Env, Limits, Registry};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::Path;
 
 /// The file `reverify` writes into the run's directory.
@@ -69,18 +69,12 @@ pub fn reverify(registry: &Registry, dir: &Path, limits: &Limits) -> anyhow::Res
                 .with_context(|| format!("{TRAJECTORIES} line {}: not an episode record", n + 1))
         })
         .collect::<anyhow::Result<_>>()?;
-    let mut options = HashMap::new();
-    for env in &settings.envs {
-        let make = MakeOptions::overrides(env.config.clone())
-            .with_wrappers(plan::wrappers(env)?)
-            .with_limits(limits.clone());
-        options.insert(env.id.clone(), make);
-    }
+    let recipes = plan::recipes(registry, &settings, limits)?;
     let threshold = settings.success_threshold;
     let outcomes: Vec<(bool, Option<Changed>)> = records
         .par_iter()
         .map(|record| {
-            let replayed = replay(registry, options.get(&record.key.env), record);
+            let replayed = replay(registry, recipes.get(&record.key.env), record);
             judge(record, replayed, threshold)
         })
         .collect();
@@ -103,12 +97,10 @@ pub fn reverify(registry: &Registry, dir: &Path, limits: &Limits) -> anyhow::Res
 /// The replay's per-turn (reward, terminated, truncated), or the error that stopped it.
 type Replay = Result<Vec<(f64, bool, bool)>, String>;
 
-fn replay(registry: &Registry, options: Option<&MakeOptions>, record: &EpisodeRecord) -> Replay {
-    let options = options
-        .cloned()
-        .ok_or_else(|| format!("{} is not an env of this run", record.key.env))?;
-    let mut env: Box<dyn Env> = registry
-        .make(&record.key.env, options)
+fn replay(registry: &Registry, recipe: Option<&Recipe>, record: &EpisodeRecord) -> Replay {
+    let recipe = recipe.ok_or_else(|| format!("{} is not an env of this run", record.key.env))?;
+    let mut env: Box<dyn Env> = recipe
+        .make(registry, &record.key.env)
         .map_err(|e| e.to_string())?;
     match record.start {
         Start::Seed(seed) => env.reset(Some(seed)),

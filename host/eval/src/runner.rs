@@ -11,9 +11,9 @@ use crate::record::{EpisodeKey, EpisodeRecord};
 use crate::settings::RunSettings;
 use crate::summary::{Summary, summarize};
 use anyhow::Context;
-use geode_runtime::{Limits, MakeOptions, Registry};
+use geode_runtime::{Limits, Registry};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use tokio::sync::Semaphore;
@@ -71,15 +71,11 @@ pub enum Stopped {
 /// Runs `run` to its end and returns the summary it wrote.
 pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary> {
     let mut dataset_envs = Vec::new();
-    let mut options = HashMap::new();
     for env in &mut run.settings.envs {
         dataset_envs.push(plan::is_dataset_env(&registry, &env.id)?);
         env.component_sha256 = plan::component_sha256(&registry, &env.id)?;
-        let make = MakeOptions::overrides(env.config.clone())
-            .with_wrappers(plan::wrappers(env)?)
-            .with_limits(run.limits.clone());
-        options.insert(env.id.clone(), make);
     }
+    let recipes = plan::recipes(&registry, &run.settings, &run.limits)?;
     std::fs::create_dir_all(&run.out)
         .with_context(|| format!("creating the output directory {}", run.out.display()))?;
     check_directory(&run)?;
@@ -92,7 +88,7 @@ pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary>
         .cloned()
         .collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let workers = EnvWorkers::new(Arc::clone(&registry), options, threads)?;
+    let workers = EnvWorkers::new(Arc::clone(&registry), recipes, threads)?;
     for env in &run.settings.envs {
         workers.prepare(&env.id)?;
     }

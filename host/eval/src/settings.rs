@@ -32,6 +32,10 @@ pub struct EnvSettings {
     pub component_sha256: Option<String>,
 }
 
+fn default_opponent() -> String {
+    "random".to_owned()
+}
+
 /// The whole run's settings: what `--resume` checks a directory against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
@@ -55,6 +59,12 @@ pub struct RunSettings {
     pub success_threshold: f64,
     /// Base env seed: task `t` of a seeded env resets with `env_seed + t`.
     pub env_seed: u64,
+    /// The agent the model plays in a multi-agent env (`None`: the first in turn order).
+    #[serde(default)]
+    pub seat: Option<String>,
+    /// The policy of the other agents of a multi-agent env (`random`).
+    #[serde(default = "default_opponent")]
+    pub opponent: String,
     /// The envs, in the order given.
     pub envs: Vec<EnvSettings>,
 }

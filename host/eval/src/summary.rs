@@ -340,6 +340,8 @@ pub(crate) mod tests {
             concurrency: 2,
             success_threshold: 1.0,
             env_seed: 0,
+            seat: None,
+            opponent: "random".into(),
             envs: envs
                 .iter()
                 .map(|id| EnvSettings {

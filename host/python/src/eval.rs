@@ -17,6 +17,7 @@ use std::time::Duration;
     system=None, config=None, wrappers=Vec::new(), success_threshold=1.0,
     out=PathBuf::from("geode-eval"), resume=false, stream=false, timeout=120.0, max_retries=8,
     backoff=0.5, ca_cert=None, http2=false, logprobs=false, return_token_ids=false, fuel=None,
+    seat=None, opponent=String::from("random"),
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn eval_json(
@@ -49,6 +50,8 @@ pub fn eval_json(
     logprobs: bool,
     return_token_ids: bool,
     fuel: Option<u64>,
+    seat: Option<String>,
+    opponent: String,
 ) -> PyResult<String> {
     if ids.is_empty() {
         return Err(PyValueError::new_err("eval: give at least one env id"));
@@ -86,6 +89,8 @@ pub fn eval_json(
     options.logprobs = logprobs;
     options.return_token_ids = return_token_ids;
     options.fuel = fuel;
+    options.seat = seat;
+    options.opponent = opponent;
     let registry = crate::registry::current().py_err(py)?;
     py.detach(move || -> anyhow::Result<String> {
         let run = options.into_run(&registry)?;

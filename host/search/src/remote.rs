@@ -1,8 +1,11 @@
 //! [`RemoteSearch`]: a client of GEM's retrieval server. The host makes the request (a guest
 //! never reaches the network), only to the configured address, with a deadline on the whole
-//! exchange; every failure becomes a message for `[SearchTool Error: …]`.
+//! exchange; every failure becomes a message for `[SearchTool Error: …]`. The client is
+//! reqwest's over rustls (the platform's roots), the stack `geode eval` and `tool:mcp` use, so
+//! `https://` servers work.
 
 use crate::protocol::{QueryRequest, RetrievalResponse};
+use std::io::Read;
 use std::time::Duration;
 
 /// The largest response body read (a topk of thousands of long passages fits).
@@ -13,7 +16,7 @@ const MAX_RESPONSE_BYTES: u64 = 64 << 20;
 pub struct RemoteSearch {
     url: String,
     timeout: Duration,
-    agent: ureq::Agent,
+    client: Result<reqwest::blocking::Client, String>,
 }
 
 impl std::fmt::Debug for RemoteSearch {
@@ -29,14 +32,14 @@ impl RemoteSearch {
     /// A client of the server at `url` (e.g. `http://127.0.0.1:8000/retrieve`); each search
     /// gives up after `timeout`.
     pub fn new(url: &str, timeout: Duration) -> Self {
-        let config = ureq::Agent::config_builder()
-            .timeout_global(Some(timeout))
-            .http_status_as_error(false)
-            .build();
+        let client = reqwest::blocking::Client::builder()
+            .timeout(timeout)
+            .build()
+            .map_err(|e| format!("{url}: cannot build the HTTP client: {}", chain(&e)));
         RemoteSearch {
             url: url.to_owned(),
             timeout,
-            agent: ureq::Agent::new_with_config(config),
+            client,
         }
     }
 
@@ -55,19 +58,25 @@ impl RemoteSearch {
         };
         let body =
             rmp_serde::to_vec_named(&request).map_err(|e| format!("encoding the request: {e}"))?;
-        let mut response = self
-            .agent
+        let client = self.client.as_ref().map_err(Clone::clone)?;
+        let response = client
             .post(&self.url)
             .header("content-type", "application/msgpack")
-            .send(&body[..])
-            .map_err(|e| self.describe(e))?;
+            .body(body)
+            .send()
+            .map_err(|e| self.describe(&e))?;
         let status = response.status();
-        let bytes = response
-            .body_mut()
-            .with_config()
-            .limit(MAX_RESPONSE_BYTES)
-            .read_to_vec()
-            .map_err(|e| self.describe(e))?;
+        let mut bytes = Vec::new();
+        response
+            .take(MAX_RESPONSE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| self.describe_io(&e))?;
+        if bytes.len() as u64 > MAX_RESPONSE_BYTES {
+            return Err(format!(
+                "the response of {} is over {MAX_RESPONSE_BYTES} bytes",
+                self.url
+            ));
+        }
         if !status.is_success() {
             let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
             return Err(format!("{status} for url: {} {}", self.url, text.trim()));
@@ -80,32 +89,46 @@ impl RemoteSearch {
         })
     }
 
-    fn describe(&self, error: ureq::Error) -> String {
-        match error {
-            ureq::Error::Timeout(_) => format!(
-                "no answer from {} within {} s (timeout)",
-                self.url,
-                self.timeout.as_secs_f64()
-            ),
-            ureq::Error::ConnectionFailed => format!("cannot connect to {}", self.url),
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => {
-                format!("cannot connect to {} (connection refused)", self.url)
-            }
-            ureq::Error::Io(e) if e.kind() == std::io::ErrorKind::TimedOut => format!(
-                "no answer from {} within {} s (timeout)",
-                self.url,
-                self.timeout.as_secs_f64()
-            ),
-            ureq::Error::HostNotFound => format!("host of {} not found", self.url),
-            ureq::Error::BadUri(uri) => format!("bad search_url `{uri}`"),
-            ureq::Error::TlsRequired | ureq::Error::Tls(_) => format!(
-                "{}: https is not supported by geode's search client; use an http address",
-                self.url
-            ),
-            ureq::Error::BodyExceedsLimit(limit) => {
-                format!("the response of {} is over {limit} bytes", self.url)
-            }
-            other => format!("{}: {other}", self.url),
+    fn timed_out(&self) -> String {
+        format!(
+            "no answer from {} within {} s (timeout)",
+            self.url,
+            self.timeout.as_secs_f64()
+        )
+    }
+
+    fn describe(&self, error: &reqwest::Error) -> String {
+        if error.is_timeout() {
+            self.timed_out()
+        } else if error.is_connect() {
+            format!("cannot connect to {} ({})", self.url, chain(error))
+        } else if error.is_builder() {
+            format!("bad search_url `{}`: {}", self.url, chain(error))
+        } else {
+            format!("{}: {}", self.url, chain(error))
         }
     }
+
+    fn describe_io(&self, error: &std::io::Error) -> String {
+        let timeout = std::error::Error::source(error)
+            .and_then(|e| e.downcast_ref::<reqwest::Error>())
+            .is_some_and(reqwest::Error::is_timeout);
+        if timeout || error.kind() == std::io::ErrorKind::TimedOut {
+            self.timed_out()
+        } else {
+            format!("reading the response of {}: {error}", self.url)
+        }
+    }
+}
+
+/// An error and its sources, joined (reqwest's own message alone says little).
+fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        text.push_str(": ");
+        text.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    text
 }

@@ -42,12 +42,15 @@ def eval(  # noqa: A001 - the name users call, as on the command line
     logprobs: bool = False,
     return_token_ids: bool = False,
     fuel: Optional[int] = None,
+    seat: Optional[str] = None,
+    opponent: str = "random",
 ) -> Dict[str, Any]:
     """Runs ``model`` on the env ids (one id or several) and returns the run's summary: per env
     and overall, episodes, mean reward and success rate with 95% bootstrap intervals, pass@k for
     every k up to ``samples``, turns, errors by kind, tokens and latencies. ``episodes`` is the
     number of tasks per env (seeds ``env_seed..``, or rows of a dataset env: all of them when
-    None). ``wrappers`` takes GEM's names (``"python_tool"``...)."""
+    None). ``wrappers`` takes GEM's names (``"python_tool"``...). In a multi-agent env the model
+    plays ``seat`` (default: the first agent) and ``opponent`` plays the others."""
     ids = [ids] if isinstance(ids, str) else list(ids)
     if isinstance(wrappers, str):
         wrappers = [w for w in wrappers.split(",") if w]
@@ -58,6 +61,7 @@ def eval(  # noqa: A001 - the name users call, as on the command line
         config=None if config is None else json.dumps(config), wrappers=list(wrappers or []),
         success_threshold=success_threshold, out=os.fspath(out), resume=resume, stream=stream,
         timeout=timeout, max_retries=max_retries, backoff=backoff, ca_cert=ca_cert, http2=http2,
-        logprobs=logprobs, return_token_ids=return_token_ids, fuel=fuel,
+        logprobs=logprobs, return_token_ids=return_token_ids, fuel=fuel, seat=seat,
+        opponent=opponent,
     )
     return json.loads(text)

@@ -1,0 +1,185 @@
+//! A multi-agent env seen from one seat: the model plays `seat`, a named policy plays every
+//! other agent, and the episode is a single-agent [`Env`] from the seat's side (its
+//! observations, its rewards, its end), so `geode eval` runs multi-agent ids like any other.
+
+use geode_runtime::multiagent::AgentOutput;
+use geode_runtime::{Env, Error, Info, MultiAgentEnv, ResetOutput, Result, StepOutput};
+
+/// How the agents the model does not play choose their actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// The env's own `sample_random_action` (seeded by the episode's seed).
+    Random,
+}
+
+impl Opponent {
+    /// The policy by name (`random`).
+    pub fn by_name(name: &str) -> anyhow::Result<Self> {
+        match name {
+            "random" => Ok(Opponent::Random),
+            other => anyhow::bail!("unknown opponent policy `{other}`; the policies are: random"),
+        }
+    }
+}
+
+/// One seat of a multi-agent env, as an env.
+pub struct SeatEnv {
+    inner: Box<dyn MultiAgentEnv>,
+    id: String,
+    seat: String,
+    opponent: Opponent,
+}
+
+impl SeatEnv {
+    /// `inner` played from `seat` (`None`: the first agent in turn order).
+    pub fn new(
+        inner: Box<dyn MultiAgentEnv>,
+        seat: Option<&str>,
+        opponent: Opponent,
+    ) -> Result<Self> {
+        let seat =
+            match seat {
+                Some(seat) => seat.to_owned(),
+                None => inner.possible_agents().first().cloned().ok_or_else(|| {
+                    Error::InvalidArgument(format!("{} has no agents", inner.id()))
+                })?,
+            };
+        if !inner.possible_agents().contains(&seat) {
+            return Err(Error::InvalidArgument(format!(
+                "{} has no agent `{seat}`; its agents are {:?}",
+                inner.id(),
+                inner.possible_agents()
+            )));
+        }
+        Ok(SeatEnv {
+            id: inner.id().to_owned(),
+            inner,
+            seat,
+            opponent,
+        })
+    }
+
+    fn seat_output(&self, outputs: Vec<AgentOutput>) -> Option<AgentOutput> {
+        outputs.into_iter().find(|o| o.agent == self.seat)
+    }
+
+    fn others_action(&mut self, agent: &str) -> Result<String> {
+        match self.opponent {
+            Opponent::Random => self.inner.sample_random_action(agent),
+        }
+    }
+
+    /// Steps the other agents until the seat acts again or its episode ends; the seat's
+    /// rewards on the way are summed into `step`.
+    fn advance_others(&mut self, step: &mut StepOutput) -> Result<()> {
+        while !step.terminated && !step.truncated {
+            if !self.inner.agents().contains(&self.seat) {
+                step.terminated = true;
+                break;
+            }
+            if self.inner.active_agents().contains(&self.seat)
+                || self.inner.active_agents().is_empty()
+            {
+                break;
+            }
+            let active = self.inner.active_agents().to_vec();
+            let mut actions = Vec::with_capacity(active.len());
+            for agent in active {
+                let action = self.others_action(&agent)?;
+                actions.push((agent, action));
+            }
+            let outputs = self.inner.step(&actions)?;
+            if let Some(out) = self.seat_output(outputs) {
+                step.reward += out.reward;
+                step.terminated |= out.terminated;
+                step.truncated |= out.truncated;
+                step.observation = out.observation;
+                step.info = out.info;
+            }
+        }
+        if !step.terminated && !step.truncated {
+            step.observation = self.inner.observe(&self.seat)?;
+        }
+        Ok(())
+    }
+}
+
+impl Env for SeatEnv {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        let outputs = self.inner.reset(seed)?;
+        let first = self.seat_output(outputs);
+        let mut step = StepOutput {
+            observation: first
+                .as_ref()
+                .map(|o| o.observation.clone())
+                .unwrap_or_default(),
+            reward: 0.0,
+            terminated: false,
+            truncated: false,
+            info: first.map_or_else(Info::empty, |o| o.info),
+        };
+        self.advance_others(&mut step)?;
+        Ok(ResetOutput {
+            observation: step.observation,
+            info: step.info,
+        })
+    }
+
+    fn step(&mut self, action: &str) -> Result<StepOutput> {
+        let active = self.inner.active_agents().to_vec();
+        let mut actions = Vec::with_capacity(active.len());
+        for agent in active {
+            let chosen = if agent == self.seat {
+                action.to_owned()
+            } else {
+                self.others_action(&agent)?
+            };
+            actions.push((agent, chosen));
+        }
+        let outputs = self.inner.step(&actions)?;
+        let out = self.seat_output(outputs).ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "{}: `{}` is not in the episode",
+                self.id, self.seat
+            ))
+        })?;
+        let mut step = StepOutput {
+            observation: out.observation,
+            reward: out.reward,
+            terminated: out.terminated,
+            truncated: out.truncated,
+            info: out.info,
+        };
+        self.advance_others(&mut step)?;
+        Ok(step)
+    }
+
+    fn sample_random_action(&mut self) -> Result<String> {
+        self.inner.sample_random_action(&self.seat)
+    }
+
+    fn get_state(&mut self) -> Result<Vec<u8>> {
+        self.inner.get_state()
+    }
+
+    fn set_state(&mut self, state: &[u8]) -> Result<()> {
+        self.inner.set_state(state)
+    }
+
+    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
+        let mut inner = self.inner.spawn()?;
+        if same_state {
+            inner.set_state(&self.inner.get_state()?)?;
+        }
+        Ok(Box::new(SeatEnv {
+            inner,
+            id: self.id.clone(),
+            seat: self.seat.clone(),
+            opponent: self.opponent,
+        }))
+    }
+}
