@@ -2,8 +2,8 @@
 """geode's eval runner next to the loop GEM's examples write (``openai.AsyncOpenAI`` + asyncio +
 ``gem``), both playing the same episodes against the same instant local server.
 
-2,000 episodes of a 5-turn game (GuessTheNumber-v0-hard with ``max_turns`` 5, a model that always
-answers ``\\boxed{0}``) at concurrency 512. Prints turns/s, the runner's CPU seconds per 1,000
+2,000 episodes of a 5-turn game (GuessTheNumber-v0-hard over 1..1000 with ``max_turns`` 5, a
+model that bisects: it never finds the number in 5 guesses) at concurrency 512. Prints turns/s, the runner's CPU seconds per 1,000
 turns (the server's own CPU is not counted) and the runner's peak RSS.
 
     cargo build --release -p geode-cli -p geode-model-server
@@ -33,7 +33,7 @@ base_url, episodes, concurrency, turns_per = sys.argv[1], int(sys.argv[2]), int(
 
 async def episode(client, slots, seed, totals):
     async with slots:
-        env = gem.make("%s", max_turns=turns_per)
+        env = gem.make("%s", min_number=1, max_number=1000, max_turns=turns_per)
         obs, _ = env.reset(seed=seed)
         messages = [{"role": "user", "content": obs}]
         for _ in range(turns_per):
@@ -60,7 +60,7 @@ asyncio.run(main())
 
 def start_server():
     proc = subprocess.Popen([str(SERVER), "--listen", "127.0.0.1:0", "--model", "bench", "--policy",
-                             "constant", "--reply", "\\boxed{0}"],
+                             "bisect"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline().strip()
     return proc, line.removeprefix("listening on ") + "/v1"
@@ -92,7 +92,7 @@ def geode_run(base_url, args, out_dir):
     stdout, wall, cpu, rss = measured([
         str(GEODE), "eval", ENV_ID, "--base-url", base_url, "--model", "bench", "--episodes",
         str(args.episodes), "--concurrency", str(args.concurrency), "--max-turns", "5",
-        "--config", json.dumps({"max_turns": 5}), "--out", str(out_dir)])
+        "--config", json.dumps({"min_number": 1, "max_number": 1000, "max_turns": 5}), "--out", str(out_dir)])
     summary = json.loads((out_dir / "summary.json").read_text())
     turns = round(summary["overall"]["mean_turns"] * summary["overall"]["episodes"])
     return turns, wall, cpu, rss
