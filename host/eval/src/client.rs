@@ -267,21 +267,9 @@ fn transport_failure(error: reqwest::Error) -> AttemptError {
     };
     AttemptError::Retry(Attempt {
         kind,
-        message: error_chain(&error),
+        message: format!("{:#}", anyhow::Error::new(error)),
         retry_after: None,
     })
-}
-
-/// An error and its sources, joined: reqwest's own message says little ("error sending request").
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    text
 }
 
 fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {

@@ -35,7 +35,12 @@ impl RemoteSearch {
         let client = reqwest::blocking::Client::builder()
             .timeout(timeout)
             .build()
-            .map_err(|e| format!("{url}: cannot build the HTTP client: {}", chain(&e)));
+            .map_err(|e| {
+                format!(
+                    "{url}: cannot build the HTTP client: {:#}",
+                    anyhow::Error::new(e)
+                )
+            });
         RemoteSearch {
             url: url.to_owned(),
             timeout,
@@ -64,7 +69,7 @@ impl RemoteSearch {
             .header("content-type", "application/msgpack")
             .body(body)
             .send()
-            .map_err(|e| self.describe(&e))?;
+            .map_err(|e| self.describe(e))?;
         let status = response.status();
         let mut bytes = Vec::new();
         response
@@ -97,15 +102,18 @@ impl RemoteSearch {
         )
     }
 
-    fn describe(&self, error: &reqwest::Error) -> String {
-        if error.is_timeout() {
+    fn describe(&self, error: reqwest::Error) -> String {
+        let (timeout, connect, builder) =
+            (error.is_timeout(), error.is_connect(), error.is_builder());
+        let chain = format!("{:#}", anyhow::Error::new(error));
+        if timeout {
             self.timed_out()
-        } else if error.is_connect() {
-            format!("cannot connect to {} ({})", self.url, chain(error))
-        } else if error.is_builder() {
-            format!("bad search_url `{}`: {}", self.url, chain(error))
+        } else if connect {
+            format!("cannot connect to {} ({chain})", self.url)
+        } else if builder {
+            format!("bad search_url `{}`: {chain}", self.url)
         } else {
-            format!("{}: {}", self.url, chain(error))
+            format!("{}: {chain}", self.url)
         }
     }
 
@@ -119,16 +127,4 @@ impl RemoteSearch {
             format!("reading the response of {}: {error}", self.url)
         }
     }
-}
-
-/// An error and its sources, joined (reqwest's own message alone says little).
-fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(inner) = source {
-        text.push_str(": ");
-        text.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    text
 }
