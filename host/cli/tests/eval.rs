@@ -655,3 +655,58 @@ fn a_multi_agent_id_runs_with_the_model_in_one_seat_and_a_random_opponent() {
     ));
     assert!(!bad.status.success() && text(&bad.stderr).contains("player_9"));
 }
+
+#[test]
+fn the_search_tool_reaches_an_https_server_through_the_same_tls_stack() {
+    let dir = scratch("search-tls");
+    std::fs::create_dir_all(&dir).unwrap();
+    geode_model_server::ca::make_test_ca(&dir).unwrap();
+    let (cert, key) = (dir.join("server.pem"), dir.join("server.key"));
+    // An HTTPS server that is not a retrieval server: a search reaching it gets its 404.
+    let tls = ModelServer::start(&[
+        "--policy",
+        "bisect",
+        "--tls-cert",
+        cert.to_str().unwrap(),
+        "--tls-key",
+        key.to_str().unwrap(),
+    ]);
+    let model = ModelServer::start(&[
+        "--policy",
+        "constant",
+        "--reply",
+        "<search>capital of France</search>",
+    ]);
+    let search_url = format!("{}/retrieve", tls.url);
+    for (trust, expect) in [(true, "404"), (false, "certificate")] {
+        let out = dir.join(format!("run-{trust}"));
+        let mut command = Command::new(env!("CARGO_BIN_EXE_geode"));
+        command
+            .args(eval_args(
+                &model,
+                &out,
+                &[
+                    "qa:HotpotQA",
+                    "--episodes",
+                    "1",
+                    "--max-turns",
+                    "1",
+                    "--wrappers",
+                    "search_tool",
+                ],
+            ))
+            .env("SEARCH_URL", &search_url);
+        if trust {
+            command.env("SSL_CERT_FILE", dir.join("ca.pem"));
+        }
+        let result = command.output().unwrap();
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        let line = &trajectories(&out)[0];
+        let seen = line["turns"][0]["observation"].as_str().unwrap().to_owned();
+        assert!(
+            seen.contains("SearchTool Error") && seen.contains(expect),
+            "{trust}: {seen}"
+        );
+        assert!(!seen.contains("not supported"), "{seen}");
+    }
+}
