@@ -18,10 +18,11 @@ echo "perturbed replay: seed $SEED (GEODE_PERTURB_SEED=$SEED reproduces it), wor
 perturbed=(env PYTHONHASHSEED="$SEED" GEODE_SHUFFLE_LISTINGS="$SEED" LC_ALL=C LANG=C TZ=Pacific/Chatham
            PYTHONPATH="$ROOT/tests/perturbed${PYTHONPATH:+:$PYTHONPATH}")
 
-# Rust: the games' goldens (plugin unit tests), the math grader's and QA's verdicts. Built by
+# Rust: every test that checks geode against GEM (names with `gem`: the games' recorded episodes
+# and seeded starts, the tools' outputs, QA's verdicts) and the math grader's goldens. Built by
 # `cargo test --release` before this runs, so nothing is compiled here.
 (cd "$WORK" && "${perturbed[@]}" cargo test --release -q --manifest-path "$ROOT/Cargo.toml" \
-    --workspace --lib --tests golden)
+    --workspace --lib --tests -- gem golden)
 
 # Python: every rg id, the math grader through Python, GEM's ids, QA, code, Geometry3K.
 (cd "$WORK" && "${perturbed[@]}" "$PY" -m pytest -q -p no:cacheprovider --rootdir "$ROOT/tests/python" \
