@@ -506,20 +506,25 @@ fn a_run_killed_with_sigkill_resumes_to_the_files_of_an_uninterrupted_run() {
     );
 }
 
-#[test]
-fn tls_with_a_self_signed_ca_passed_by_ca_cert() {
-    let dir = scratch("tls");
-    std::fs::create_dir_all(&dir).unwrap();
-    geode_model_server::ca::make_test_ca(&dir).unwrap();
+/// A bisecting model server over HTTPS, with a test CA made in `dir` (`dir/ca.pem` trusts it).
+fn https_bisect_server(dir: &Path) -> ModelServer {
+    std::fs::create_dir_all(dir).unwrap();
+    geode_model_server::ca::make_test_ca(dir).unwrap();
     let (cert, key) = (dir.join("server.pem"), dir.join("server.key"));
-    let server = ModelServer::start(&[
+    ModelServer::start(&[
         "--policy",
         "bisect",
         "--tls-cert",
         cert.to_str().unwrap(),
         "--tls-key",
         key.to_str().unwrap(),
-    ]);
+    ])
+}
+
+#[test]
+fn tls_with_a_self_signed_ca_passed_by_ca_cert() {
+    let dir = scratch("tls");
+    let server = https_bisect_server(&dir);
     assert!(server.url.starts_with("https://"));
     let out = dir.join("ok");
     let ca = dir.join("ca.pem");
@@ -659,18 +664,8 @@ fn a_multi_agent_id_runs_with_the_model_in_one_seat_and_a_random_opponent() {
 #[test]
 fn the_search_tool_reaches_an_https_server_through_the_same_tls_stack() {
     let dir = scratch("search-tls");
-    std::fs::create_dir_all(&dir).unwrap();
-    geode_model_server::ca::make_test_ca(&dir).unwrap();
-    let (cert, key) = (dir.join("server.pem"), dir.join("server.key"));
     // An HTTPS server that is not a retrieval server: a search reaching it gets its 404.
-    let tls = ModelServer::start(&[
-        "--policy",
-        "bisect",
-        "--tls-cert",
-        cert.to_str().unwrap(),
-        "--tls-key",
-        key.to_str().unwrap(),
-    ]);
+    let tls = https_bisect_server(&dir);
     let model = ModelServer::start(&[
         "--policy",
         "constant",
