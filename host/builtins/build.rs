@@ -63,8 +63,10 @@ fn builtin_datasets(
     table.push_str("pub static DATASETS: &[(&str, &str, &[u8])] = &[\n");
     for guest in crates {
         let dir = &guest.dir;
+        // No `rerun-if-changed` of its own: `build_guests` watches the whole plugin directory
+        // (cargo scans a directory recursively), and naming a `data/` that does not exist would
+        // make cargo rerun this script on every build.
         let data = dir.join("data");
-        println!("cargo:rerun-if-changed={}", data.display());
         let Ok(entries) = std::fs::read_dir(&data) else {
             continue;
         };

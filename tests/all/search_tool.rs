@@ -435,7 +435,7 @@ fn bad_corpora_and_configs_are_named() {
 #[test]
 fn gems_search_tool_wrappers_by_name() {
     let registry = geode_tests::registry();
-    let spec = WrapperSpec::by_name("search_tool").unwrap();
+    let spec = WrapperSpec::from_name("search_tool", serde_json::Value::Null).unwrap();
     let WrapperSpec::Tools { tools, rewards } = &spec else {
         panic!("{spec:?}")
     };
@@ -457,7 +457,7 @@ fn gems_search_tool_wrappers_by_name() {
     env.reset(Some(0)).unwrap();
     let step = env.step("<search>capital of Bhutan</search>").unwrap();
     assert_eq!(step.reward, 0.3);
-    let spec = WrapperSpec::by_name("search_tool_no_int_reward").unwrap();
+    let spec = WrapperSpec::from_name("search_tool_no_int_reward", serde_json::Value::Null).unwrap();
     let mut env = registry
         .make(
             "eval:PopQA",

@@ -28,7 +28,7 @@ fn gem_stack_tool_then_observation_then_tracking() {
     };
     let stack = [
         tools(rewards),
-        WrapperSpec::by_name("concat_with_action").unwrap(),
+        WrapperSpec::from_name("concat_with_action", serde_json::Value::Null).unwrap(),
         WrapperSpec::EpisodeTracking,
     ];
     let mut env = registry()
@@ -217,7 +217,7 @@ fn wrapper_plugin_stacks_with_native_wrappers() {
             id: "wrapper:answer-format".into(),
             config: json!({"end_episode": true}),
         },
-        WrapperSpec::by_name("concat").unwrap(),
+        WrapperSpec::from_name("concat", serde_json::Value::Null).unwrap(),
     ];
     let mut env = registry()
         .make(
@@ -270,7 +270,7 @@ fn inner_failures_surface_with_their_own_type() {
 
 #[test]
 fn unknown_wrapper_names_and_kind_mismatches_are_clear() {
-    let error = WrapperSpec::by_name("concat_chat_typo").unwrap_err();
+    let error = WrapperSpec::from_name("concat_chat_typo", serde_json::Value::Null).unwrap_err();
     assert!(
         error
             .to_string()
@@ -282,4 +282,32 @@ fn unknown_wrapper_names_and_kind_mismatches_are_clear() {
         error.to_string(),
         "invalid argument: `tool:calculator` is a tool, not an env"
     );
+}
+
+#[test]
+fn wrapper_names_take_options_over_gems_defaults_and_name_a_bad_one() {
+    let spec = WrapperSpec::from_name("python_tool", json!({"max_tool_uses": 3})).unwrap();
+    let WrapperSpec::Tools { tools, rewards } = spec else {
+        panic!("python_tool is a tools layer");
+    };
+    assert_eq!(tools, vec![("tool:python".to_owned(), json!({"timeout": 5}))]);
+    assert_eq!((rewards.tool_reward, rewards.tool_success_reward), (0.05, 0.25));
+    assert_eq!(rewards.max_tool_uses, Some(3));
+    let spec = WrapperSpec::from_name("concat", json!({"max_history_length": 2})).unwrap();
+    assert!(matches!(
+        spec,
+        WrapperSpec::Observation {
+            max_history: Some(2),
+            ..
+        }
+    ));
+    let error = WrapperSpec::from_name("concat", json!({"max_histroy_length": 2})).unwrap_err();
+    assert!(
+        matches!(&error, Error::BadConfig { key, .. } if key == "concat.max_histroy_length"),
+        "{error}"
+    );
+    let error = WrapperSpec::from_name("tools", json!({"tools": [3]})).unwrap_err();
+    assert!(error.to_string().contains("expected a tool id"), "{error}");
+    let error = WrapperSpec::from_name("tools", json!({})).unwrap_err();
+    assert!(error.to_string().contains("needs `tools`"), "{error}");
 }

@@ -3,6 +3,7 @@
 //! playing their scripted episodes (`geode test`).
 
 pub mod episodes;
+pub mod expect;
 pub mod guest_build;
 pub mod multiagent_episodes;
 pub mod new;

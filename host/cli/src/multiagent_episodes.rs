@@ -13,7 +13,7 @@
 //!              "agents": {"player_0": {"reward": -1.0, "terminated": true}}}]}]
 //! ```
 
-use crate::episodes::Expect;
+use crate::expect::Expect;
 use geode_runtime::multiagent::AgentOutput;
 use geode_runtime::{Limits, MultiAgentEnv, Registry};
 use serde::Deserialize;

@@ -51,6 +51,7 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::load_plugin, m)?)?;
     m.add_function(wrap_pyfunction!(registry::add_data_dir, m)?)?;
     m.add_function(wrap_pyfunction!(registry::contract_version, m)?)?;
+    m.add_function(wrap_pyfunction!(registry::wrapper_tools, m)?)?;
     m.add_function(wrap_pyfunction!(seed::reduce_seed, m)?)?;
     m.add_function(wrap_pyfunction!(eval::eval_json, m)?)?;
     Ok(())

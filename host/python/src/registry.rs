@@ -2,8 +2,7 @@
 //! and the functions that list ids, load plugins and parse wrapper specs.
 
 use crate::convert::{self, map_to_py};
-use crate::errors::{IntoPyResult, bad_config, invalid_argument};
-use geode_runtime::wrappers::{ObservationMode, ToolRewards};
+use crate::errors::IntoPyResult;
 use geode_runtime::{Error, Registry, Runtime, WrapperSpec};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -91,10 +90,8 @@ pub fn contract_version() -> &'static str {
     geode_runtime::CONTRACT_VERSION
 }
 
-/// Native wrapper specs from Python `(name, config)` pairs. Names: `concat`,
-/// `concat_with_action` (config: `max_history_length`), `episode_tracking`, `tools` (config:
-/// `tools`, `tool_reward`, `tool_success_reward`, `tool_execute_error_reward`, `max_tool_uses`),
-/// or a wrapper plugin's id (config: its overrides).
+/// Native wrapper specs from Python `(name, config)` pairs, parsed by [`WrapperSpec::from_name`]:
+/// GEM's names, `tools`, or a wrapper plugin's id with its options.
 pub fn wrapper_specs(specs: Option<&Bound<'_, PyList>>) -> PyResult<Vec<WrapperSpec>> {
     let Some(specs) = specs else {
         return Ok(Vec::new());
@@ -108,100 +105,30 @@ pub fn wrapper_specs(specs: Option<&Bound<'_, PyList>>) -> PyResult<Vec<WrapperS
         .collect()
 }
 
+/// The options of the tools layer a tool wrapper name stands for (GEM's `python_tool` and
+/// `search_tool` names, or `tools`), resolved by [`WrapperSpec::from_name`]: what a Python-only
+/// env's `ToolEnvWrapper` is built from. `None` for other wrappers.
+#[pyfunction]
+#[pyo3(signature = (name, options=None))]
+pub fn wrapper_tools<'py>(
+    py: Python<'py>,
+    name: &str,
+    options: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Option<Bound<'py, PyAny>>> {
+    let spec = wrapper_spec(py, name, options)?;
+    spec.tools_options()
+        .map(|options| convert::value_to_py(py, &options))
+        .transpose()
+}
+
 fn wrapper_spec(
     py: Python<'_>,
     name: &str,
     config: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<WrapperSpec> {
-    let mut map = match config {
-        Some(dict) => convert::dict_to_map(dict, name)?,
-        None => serde_json::Map::new(),
+    let options = match config {
+        Some(dict) => serde_json::Value::Object(convert::dict_to_map(dict, name)?),
+        None => serde_json::Value::Null,
     };
-    let spec = match name {
-        "concat" | "concat_with_action" => {
-            let max_history = match map.remove("max_history_length") {
-                None | Some(serde_json::Value::Null) => None,
-                Some(v) => Some(v.as_u64().ok_or_else(|| {
-                    bad_config(py, "max_history_length", "expected a non-negative integer")
-                })? as usize),
-            };
-            let mode = if name == "concat" {
-                ObservationMode::Concat
-            } else {
-                ObservationMode::ConcatWithAction
-            };
-            WrapperSpec::Observation { mode, max_history }
-        }
-        "episode_tracking" => WrapperSpec::EpisodeTracking,
-        "tools" => tools_spec(py, &mut map)?,
-        id if id.contains(':') => {
-            return Ok(WrapperSpec::Plugin {
-                id: id.to_owned(),
-                config: serde_json::Value::Object(map),
-            });
-        }
-        other => return WrapperSpec::by_name(other).py_err(py),
-    };
-    if let Some(key) = map.keys().next() {
-        return Err(bad_config(
-            py,
-            &format!("{name}.{key}"),
-            "unknown option for this wrapper",
-        ));
-    }
-    Ok(spec)
-}
-
-fn tools_spec(
-    py: Python<'_>,
-    map: &mut serde_json::Map<String, serde_json::Value>,
-) -> PyResult<WrapperSpec> {
-    let mut rewards = ToolRewards::default();
-    let mut number = |key: &str, into: &mut f64| -> PyResult<()> {
-        if let Some(v) = map.remove(key) {
-            *into = v
-                .as_f64()
-                .ok_or_else(|| bad_config(py, &format!("tools.{key}"), "expected a number"))?;
-        }
-        Ok(())
-    };
-    number("tool_reward", &mut rewards.tool_reward)?;
-    number("tool_success_reward", &mut rewards.tool_success_reward)?;
-    number(
-        "tool_execute_error_reward",
-        &mut rewards.tool_execute_error_reward,
-    )?;
-    if let Some(v) = map.remove("max_tool_uses") {
-        rewards.max_tool_uses = match v {
-            serde_json::Value::Null => None,
-            v => Some(v.as_u64().ok_or_else(|| {
-                bad_config(py, "tools.max_tool_uses", "expected a non-negative integer")
-            })?),
-        };
-    }
-    let list = match map.remove("tools") {
-        Some(serde_json::Value::Array(list)) if !list.is_empty() => list,
-        _ => {
-            return Err(invalid_argument(
-                py,
-                "the tools wrapper needs `tools`: a list of tool ids or [id, config] pairs".into(),
-            ));
-        }
-    };
-    let tools = list
-        .into_iter()
-        .map(|entry| match entry {
-            serde_json::Value::String(id) => Ok((id, serde_json::Value::Null)),
-            serde_json::Value::Array(pair) if pair.len() == 2 && pair[0].is_string() => Ok((
-                pair[0].as_str().unwrap_or_default().to_owned(),
-                pair[1].clone(),
-            )),
-            other => Err(bad_config(
-                py,
-                "tools.tools",
-                &format!("expected a tool id or an [id, config] pair, got {other}"),
-            )),
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok(WrapperSpec::Tools { tools, rewards })
+    WrapperSpec::from_name(name, options).py_err(py)
 }

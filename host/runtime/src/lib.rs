@@ -25,6 +25,7 @@
 #![deny(missing_docs)]
 
 mod bindings;
+mod budget;
 mod cache;
 mod component_env;
 pub mod config;
@@ -49,6 +50,7 @@ pub mod tool;
 mod unit;
 pub mod vector;
 mod wasi_virtual;
+mod wrapper_spec;
 pub mod wrappers;
 
 pub use bindings::{CONTRACT_VERSION, ENV_EXPORT, MULTIAGENT_EXPORT};
@@ -65,7 +67,8 @@ pub use plugin::{EnvSpec, Plugin, PluginKind, PluginSource};
 pub use provider::{Entry, MakeTool, NativeProvider, Provider, ToolProvider};
 pub use registry::{DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
-pub use stack::{VecSpec, WrapperSpec, auto_group_size};
+pub use stack::{VecSpec, auto_group_size};
+pub use wrapper_spec::WrapperSpec;
 pub use unit::MemberEnv;
 pub use vector::{
     Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, UnitStep, Units, VectorEnv,

@@ -1,7 +1,7 @@
 //! [`MakeOptions`]: everything `Registry::make` takes besides the id.
 
 use crate::limits::Limits;
-use crate::stack::WrapperSpec;
+use crate::wrapper_spec::WrapperSpec;
 use serde_json::Value;
 use std::path::PathBuf;
 

@@ -6,104 +6,10 @@ use crate::options::MakeOptions;
 use crate::registry::Registry;
 use crate::unit::{BoxedUnit, ComponentUnit, SharedMember, Unit};
 use crate::vector::{AsyncPool, AutoresetMode, Units, VectorEnv};
-use crate::wrappers::{EpisodeTracking, ObservationHistory, ObservationMode, ToolEnv, ToolRewards};
+use crate::wrapper_spec::WrapperSpec;
+use crate::wrappers::{EpisodeTracking, ObservationHistory, ToolEnv};
 use crate::{Error, Result};
 use serde_json::Value;
-
-/// One layer of a wrapper stack. Layers apply in list order, the first wrapping the env itself
-/// (GEM's order is tools, then observation, then episode tracking).
-#[derive(Debug, Clone)]
-pub enum WrapperSpec {
-    /// Tools the agent may call, tried in order: `(tool id, config overrides)`.
-    Tools {
-        /// Tool ids with their config overrides, tried in order.
-        tools: Vec<(String, Value)>,
-        /// How tool calls are rewarded.
-        rewards: ToolRewards,
-    },
-    /// Fold the episode's history into each observation.
-    Observation {
-        /// What each observation folds in.
-        mode: ObservationMode,
-        /// Most past turns kept (`None`: all).
-        max_history: Option<usize>,
-    },
-    /// Step counter and returns in info.
-    EpisodeTracking,
-    /// A wrapper plugin by id, with config overrides.
-    Plugin {
-        /// The wrapper plugin's id.
-        id: String,
-        /// Its config overrides.
-        config: Value,
-    },
-}
-
-impl WrapperSpec {
-    /// A native wrapper by GEM's name: `concat`, `concat_with_action`, `episode_tracking`,
-    /// `search_tool`, `search_tool_no_int_reward`, `python_tool`, `python_tool_no_int_reward`,
-    /// `python_tool_no_int_reward_last_line_error`.
-    pub fn by_name(name: &str) -> Result<Self> {
-        match name {
-            "concat" => Ok(WrapperSpec::Observation {
-                mode: ObservationMode::Concat,
-                max_history: None,
-            }),
-            "concat_with_action" => Ok(WrapperSpec::Observation {
-                mode: ObservationMode::ConcatWithAction,
-                max_history: None,
-            }),
-            "episode_tracking" => Ok(WrapperSpec::EpisodeTracking),
-            "search_tool" => Ok(search_tool(0.3)),
-            "search_tool_no_int_reward" => Ok(search_tool(0.0)),
-            "python_tool" => Ok(python_tool(0.05, 0.25, false)),
-            "python_tool_no_int_reward" => Ok(python_tool(0.0, 0.0, false)),
-            "python_tool_no_int_reward_last_line_error" => Ok(python_tool(0.0, 0.0, true)),
-            other => Err(Error::InvalidArgument(format!(
-                "unknown wrapper `{other}`; native wrappers are concat, concat_with_action, episode_tracking, search_tool, search_tool_no_int_reward, python_tool, python_tool_no_int_reward, python_tool_no_int_reward_last_line_error (wrapper plugins go by their id)"
-            ))),
-        }
-    }
-}
-
-/// GEM's `search_tool` wrappers: `tool:search` with 3 passages and a 5 s timeout, at most 5
-/// searches per episode, `tool_reward` per search (`tool:search` is registered by the
-/// `geode-search` crate's provider).
-fn search_tool(tool_reward: f64) -> WrapperSpec {
-    WrapperSpec::Tools {
-        tools: vec![(
-            "tool:search".to_owned(),
-            serde_json::json!({"topk": 3, "timeout": 5}),
-        )],
-        rewards: ToolRewards {
-            tool_reward,
-            max_tool_uses: Some(5),
-            ..ToolRewards::default()
-        },
-    }
-}
-
-/// GEM's `python_tool` wrappers: `tool:python` with a 5 s timeout, at most 5 calls per episode
-/// (`tool:python` is registered by `geode-builtins`).
-fn python_tool(
-    tool_reward: f64,
-    tool_success_reward: f64,
-    keep_error_last_line: bool,
-) -> WrapperSpec {
-    let mut config = serde_json::json!({"timeout": 5});
-    if keep_error_last_line {
-        config["keep_error_last_line"] = serde_json::json!(true);
-    }
-    WrapperSpec::Tools {
-        tools: vec![("tool:python".to_owned(), config)],
-        rewards: ToolRewards {
-            tool_reward,
-            tool_success_reward,
-            max_tool_uses: Some(5),
-            ..ToolRewards::default()
-        },
-    }
-}
 
 /// The configuration key of an env's own seed (the order a dataset env walks its rows in).
 const SEED_KEY: &str = "seed";

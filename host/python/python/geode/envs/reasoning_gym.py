@@ -219,17 +219,15 @@ class ReasoningGymEnv(Env):
         return child
 
 
-def register_all(registry) -> None:
-    """Adds ``rg:<name>`` for every dataset with GEM's kwargs (``name``, ``size=500``, ``seed=42``)
-    to ``registry`` (``ENV_REGISTRY``), without importing ReasoningGym."""
-    from geode.envs.registration import EnvSpec
-
-    for name in DATASETS:
-        env_id = f"rg:{name}"
-        if env_id not in registry.python:
-            registry.python[env_id] = EnvSpec(
-                id=env_id,
-                entry_point=ENTRY_POINT,
-                kwargs={"name": name, "size": 500, "seed": 42},
-                description=f"ReasoningGym's {name} (host Python; needs geode[rg])",
-            )
+def env_specs() -> list:
+    """GEM's registration of ``rg:<name>`` for every dataset (``name``, ``size=500``,
+    ``seed=42``), as ``EnvSpec`` keyword arguments, without importing ReasoningGym."""
+    return [
+        dict(
+            id=f"rg:{name}",
+            entry_point=ENTRY_POINT,
+            kwargs={"name": name, "size": 500, "seed": 42},
+            description=f"ReasoningGym's {name} (host Python; needs geode[rg])",
+        )
+        for name in DATASETS
+    ]

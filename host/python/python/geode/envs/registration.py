@@ -281,13 +281,16 @@ def make_vec(
             env_ids, configs, specs, mode_name, limits, async_mode, num_threads, group_size
         )
 
-    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error)
+    takes_idx = [env_id in ENV_REGISTRY and "dataset" in ENV_REGISTRY[env_id].kwargs for env_id in env_ids]
+    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error, takes_idx=takes_idx)
 
 
 def _register_reasoning_gym() -> None:
     from geode.envs import reasoning_gym
 
-    reasoning_gym.register_all(ENV_REGISTRY)
+    for spec in reasoning_gym.env_specs():
+        if spec["id"] not in ENV_REGISTRY.python:
+            ENV_REGISTRY.python[spec["id"]] = EnvSpec(**spec)
 
 
 _register_reasoning_gym()

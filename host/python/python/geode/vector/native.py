@@ -11,7 +11,7 @@ import numpy as np
 
 from geode import _geode
 from geode.errors import InputTooLargeError, InvalidArgumentError, InvalidStateError
-from geode.vector.reset_kwargs import env_reset_kwargs, takes_idx
+from geode.vector.reset_kwargs import env_reset_kwargs
 from geode.vector.vector_env import AutoresetMode, VectorEnv, autoreset_mode
 
 _RESET = object()  # marks a slot whose pending job is a reset
@@ -31,7 +31,8 @@ class NativeVectorEnv(VectorEnv):
     ``None``), and ``errors`` the exception of each slot whose env failed (it was restarted)."""
 
     def __init__(self, build: Callable[[str], object], env_ids: Sequence[str], seeds: Sequence[Optional[int]],
-                 mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info"):
+                 mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info",
+                 takes_idx: Optional[Sequence[bool]] = None):
         super().__init__()
         if on_error not in ("info", "raise"):
             raise InvalidArgumentError(f"on_error must be 'info' or 'raise', got {on_error!r}")
@@ -39,6 +40,8 @@ class NativeVectorEnv(VectorEnv):
         self._raw = build(mode.value)
         self.env_ids = list(env_ids)
         self.num_envs = len(self.env_ids)
+        # Which envs read a dataset, and so take GEM's ``idx`` at reset.
+        self._takes_idx = list(takes_idx) if takes_idx is not None else [False] * self.num_envs
         self.async_mode = isinstance(self._raw, _geode.AsyncPool)
         self._initial_seeds = list(seeds)
         self._chat_layers = list(chat_layers)
@@ -114,7 +117,7 @@ class NativeVectorEnv(VectorEnv):
         idx = list(range(self.num_envs)) if indices is None else [int(i) for i in indices]
         seeds = self._seeds_for(idx, seed)
         for k, i in enumerate(idx):
-            own = env_reset_kwargs(kwargs, i, self.env_ids[i], takes_idx(self.env_ids[i]))
+            own = env_reset_kwargs(kwargs, i, self.env_ids[i], self._takes_idx[i])
             if "seed" in own:
                 seeds[k] = own["seed"]
             if "idx" in own:  # GEM's dataset envs: this row next, whatever the seed

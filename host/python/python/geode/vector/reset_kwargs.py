@@ -23,10 +23,3 @@ def env_reset_kwargs(kwargs: Dict[str, Any], index: int, env_id: str, takes_idx:
                 stacklevel=3,
             )
     return {key: own[key] for key in accepted if own.get(key) is not None}
-
-
-def takes_idx(env_id: str) -> bool:
-    """Whether env ``env_id`` reads a dataset, and so takes GEM's ``idx`` at reset."""
-    from geode.envs.registration import ENV_REGISTRY  # the registry imports the vector envs
-
-    return env_id in ENV_REGISTRY and "dataset" in ENV_REGISTRY[env_id].kwargs

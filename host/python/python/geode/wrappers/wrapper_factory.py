@@ -45,8 +45,8 @@ class WrapperFactory:
             return ObservationWrapper(env, **_chat_options(self.name, self.options))
         if self.name == "episode_tracking":
             return EpisodeTrackingWrapper(env)
-        if self.name == "tools":
-            return _python_tool_wrapper(env, self.options)
+        if self.name in TOOL_WRAPPERS:
+            return _python_tool_wrapper(env, _geode.wrapper_tools(self.name, self.native_config()))
         if self.name in ("concat", "concat_with_action"):
             return ObservationWrapper(
                 env,
@@ -94,31 +94,24 @@ def _python_tool_wrapper(env, options: dict):
     return ToolEnvWrapper(env, natives, **options)
 
 
-def _python_tool(tool_reward: float = 0.0, tool_success_reward: float = 0.0, **tool_config) -> WrapperFactory:
-    """GEM's ``python_tool`` entries: ``tool:python`` with a 5 s timeout and 5 uses at most."""
-    return tools([["tool:python", {"timeout": 5, **tool_config}]], tool_reward=tool_reward,
-                 tool_success_reward=tool_success_reward, max_tool_uses=5)
-
-
-def _search_tool(tool_reward: float = 0.0) -> WrapperFactory:
-    """GEM's ``search_tool`` entries: ``tool:search`` with 3 passages, a 5 s timeout and 5 uses
-    at most (a local index of the shipped corpus unless ``SEARCH_URL`` names a server)."""
-    return tools([["tool:search", {"topk": 3, "timeout": 5}]], tool_reward=tool_reward, max_tool_uses=5)
-
-
 WRAPPER_FACTORY = {
     # Order matters when stacking: a tool layer first, then an observation layer, then tracking.
-    "python_tool": _python_tool(tool_reward=0.05, tool_success_reward=0.25),
-    "python_tool_no_int_reward": _python_tool(),
-    "python_tool_no_int_reward_last_line_error": _python_tool(keep_error_last_line=True),
-    "search_tool": _search_tool(tool_reward=0.3),
-    "search_tool_no_int_reward": _search_tool(),
+    # GEM's tool wrappers: their tools and rewards are resolved by the native parser of wrapper
+    # names, which the Rust API, the CLI and the server share.
+    "python_tool": WrapperFactory("python_tool", NATIVE),
+    "python_tool_no_int_reward": WrapperFactory("python_tool_no_int_reward", NATIVE),
+    "python_tool_no_int_reward_last_line_error": WrapperFactory("python_tool_no_int_reward_last_line_error", NATIVE),
+    "search_tool": WrapperFactory("search_tool", NATIVE),
+    "search_tool_no_int_reward": WrapperFactory("search_tool_no_int_reward", NATIVE),
     "concat": WrapperFactory("concat", NATIVE),
     "concat_with_action": WrapperFactory("concat_with_action", NATIVE),
     "concat_chat": WrapperFactory("concat_chat", CHAT),
     "concat_chat_on_reset": WrapperFactory("concat_chat_on_reset", CHAT),
     "episode_tracking": WrapperFactory("episode_tracking", NATIVE),
 }
+
+TOOL_WRAPPERS = ("tools", "python_tool", "python_tool_no_int_reward", "python_tool_no_int_reward_last_line_error",
+                 "search_tool", "search_tool_no_int_reward")
 
 TOKENIZER_REQUIRED = ["concat_chat", "concat_chat_on_reset"]
 
