@@ -457,7 +457,8 @@ fn gems_search_tool_wrappers_by_name() {
     env.reset(Some(0)).unwrap();
     let step = env.step("<search>capital of Bhutan</search>").unwrap();
     assert_eq!(step.reward, 0.3);
-    let spec = WrapperSpec::from_name("search_tool_no_int_reward", serde_json::Value::Null).unwrap();
+    let spec =
+        WrapperSpec::from_name("search_tool_no_int_reward", serde_json::Value::Null).unwrap();
     let mut env = registry
         .make(
             "eval:PopQA",

@@ -290,8 +290,14 @@ fn wrapper_names_take_options_over_gems_defaults_and_name_a_bad_one() {
     let WrapperSpec::Tools { tools, rewards } = spec else {
         panic!("python_tool is a tools layer");
     };
-    assert_eq!(tools, vec![("tool:python".to_owned(), json!({"timeout": 5}))]);
-    assert_eq!((rewards.tool_reward, rewards.tool_success_reward), (0.05, 0.25));
+    assert_eq!(
+        tools,
+        vec![("tool:python".to_owned(), json!({"timeout": 5}))]
+    );
+    assert_eq!(
+        (rewards.tool_reward, rewards.tool_success_reward),
+        (0.05, 0.25)
+    );
     assert_eq!(rewards.max_tool_uses, Some(3));
     let spec = WrapperSpec::from_name("concat", json!({"max_history_length": 2})).unwrap();
     assert!(matches!(

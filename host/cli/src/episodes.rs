@@ -16,8 +16,8 @@
 //! whose `geode.json` says `{"kind": "multiagent"}` scripts multi-agent episodes instead
 //! ([`crate::multiagent_episodes`]).
 
-use crate::guest_build::manifest::{self, Kind};
 use crate::expect::Expect;
+use crate::guest_build::manifest::{self, Kind};
 use crate::multiagent_episodes::MultiAgentEpisode;
 use anyhow::{Context, Result, bail};
 use clap::Args;

@@ -26,7 +26,11 @@ pub struct Expect {
 }
 
 impl Expect {
-    pub(crate) fn check_text(&self, observation: &str, info: &Map<String, Value>) -> Result<(), String> {
+    pub(crate) fn check_text(
+        &self,
+        observation: &str,
+        info: &Map<String, Value>,
+    ) -> Result<(), String> {
         if let Some(want) = &self.observation
             && observation != want
         {

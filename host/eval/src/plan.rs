@@ -106,7 +106,9 @@ pub fn recipes(
 pub fn wrappers(env: &EnvSettings) -> anyhow::Result<Vec<WrapperSpec>> {
     env.wrappers
         .iter()
-        .map(|name| WrapperSpec::from_name(name, serde_json::Value::Null).map_err(anyhow::Error::from))
+        .map(|name| {
+            WrapperSpec::from_name(name, serde_json::Value::Null).map_err(anyhow::Error::from)
+        })
         .collect()
 }
 

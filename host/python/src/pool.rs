@@ -9,9 +9,7 @@ use crate::convert::{mode_name, resets_to_py, slot_id};
 use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
-use geode_runtime::{
-    AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, UnitStep, Units,
-};
+use geode_runtime::{AsyncPool, AutoresetMode, Error, Info, Result, Slot, SlotStep, UnitStep};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use pyo3::{PyTraverseError, PyVisit};
@@ -35,17 +33,8 @@ pub struct PyAsyncPool {
 }
 
 impl PyAsyncPool {
-    /// A pool over `units`.
-    pub fn new(
-        py: Python<'_>,
-        units: Units,
-        mode: AutoresetMode,
-        threads: usize,
-        ids: Vec<String>,
-    ) -> PyResult<Self> {
-        let pool = py
-            .detach(|| AsyncPool::new(units, mode, threads))
-            .py_err(py)?;
+    /// The Python face of `pool`, whose slots are envs `ids`.
+    pub fn new(py: Python<'_>, pool: AsyncPool, ids: Vec<String>) -> PyResult<Self> {
         Ok(PyAsyncPool {
             pool: Arc::new(pool),
             ids,

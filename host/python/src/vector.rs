@@ -8,7 +8,7 @@ use crate::pool::PyAsyncPool;
 use crate::registry;
 use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
-use geode_runtime::{Actions, AutoresetMode, Result, Slot, Units, VectorEnv};
+use geode_runtime::{Actions, AutoresetMode, Result, Slot, Units, VecSpec, VectorEnv};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -56,20 +56,28 @@ pub fn make_vec(
             "a vector env needs at least one env id".into(),
         ));
     }
-    let units = py
-        .detach(|| -> Result<Units> {
-            let registry = registry::current()?;
-            registry.make_units(
-                &env_ids, &configs, &wrappers, &limits, group_size, async_mode,
-            )
-        })
-        .py_err(py)?;
+    // Seeds are the caller's (GEM's rules, applied at `reset_some`).
+    let spec = VecSpec {
+        ids: env_ids.clone(),
+        wrappers,
+        configs,
+        seed: None,
+        autoreset: mode,
+        limits,
+        group_size,
+    };
     if async_mode {
-        let pool = PyAsyncPool::new(py, units, mode, num_threads, env_ids)?;
+        let pool = py
+            .detach(|| registry::current()?.make_pool(&spec, num_threads))
+            .py_err(py)?;
+        let pool = PyAsyncPool::new(py, pool, env_ids)?;
         return Ok(Py::new(py, pool)?.into_any());
     }
+    let vec = py
+        .detach(|| registry::current()?.make_vec(&spec))
+        .py_err(py)?;
     let vec = PyVectorEnv {
-        vec: Mutex::new(VectorEnv::new(units, mode, None)),
+        vec: Mutex::new(vec),
         ids: env_ids,
         last: LastResult::default(),
     };

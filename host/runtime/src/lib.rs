@@ -25,7 +25,6 @@
 #![deny(missing_docs)]
 
 mod bindings;
-mod budget;
 mod cache;
 mod component_env;
 pub mod config;
@@ -34,14 +33,13 @@ mod dataset;
 mod engine;
 mod env;
 mod error;
-mod guard;
+mod guest;
 mod host_state;
 mod limits;
 pub mod multiagent;
 mod options;
 mod plugin;
 mod provider;
-mod recipe;
 mod registry;
 mod runtime;
 pub mod sandbox;
@@ -68,9 +66,9 @@ pub use provider::{Entry, MakeTool, NativeProvider, Provider, ToolProvider};
 pub use registry::{DATA_PATH_VAR, DATASET_KEY, PLUGIN_PATH_VAR, Registry};
 pub use runtime::Runtime;
 pub use stack::{VecSpec, auto_group_size};
-pub use wrapper_spec::WrapperSpec;
 pub use unit::MemberEnv;
 pub use vector::{
     Actions, AsyncPool, AutoresetMode, Completed, Slot, SlotStep, UnitStep, Units, VectorEnv,
     VectorStep,
 };
+pub use wrapper_spec::WrapperSpec;

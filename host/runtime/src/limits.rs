@@ -1,5 +1,5 @@
 //! Per-env resource limits, the store limiter that enforces the memory ones, and the coarse
-//! clock deadlines are read from (arming a store with them: [`crate::budget`]).
+//! clock deadlines are read from (arming a store with them: [`crate::guest`]).
 
 use std::time::Duration;
 use wasmtime::ResourceLimiter;

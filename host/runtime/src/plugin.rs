@@ -266,7 +266,7 @@ impl Plugin {
             GuestState::new(label, limits, entropy, self.runtime.datasets().clone()),
         );
         store.limiter(|state| &mut state.limiter);
-        store.epoch_deadline_callback(crate::budget::on_epoch);
+        store.epoch_deadline_callback(crate::guest::budget::on_epoch);
         store.data_mut().sandbox = Some(self.runtime.shared_sandbox().clone());
         limits.arm(&mut store);
         store

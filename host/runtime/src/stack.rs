@@ -161,7 +161,7 @@ impl Registry {
     /// Consecutive envs of one plugin that exports `batch` share a unit (their ids and
     /// configurations may differ); wrapped, each steps on its own over its shared member. Every
     /// other env is a unit of its own.
-    pub fn make_units(
+    fn make_units(
         &self,
         ids: &[String],
         configs: &[Value],

@@ -2,12 +2,15 @@
 //! [`Tool`] is the Rust trait; [`ComponentTool`] runs a tool plugin under limits.
 
 use crate::Result;
+use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::bindings::tool_world::ToolPlugin;
-use crate::guard::{self, Live};
+use crate::guest::{GuestInstance, Recipe, World};
+use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
-use crate::recipe::Recipe;
 use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::ResourceAny;
 
 /// What a tool did with an action addressed to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,53 +42,61 @@ pub trait Tool: Send {
 
 /// A tool provided by a tool plugin. A trap discards the instance; the next call rebuilds it.
 pub struct ComponentTool {
-    recipe: Recipe,
-    live: Option<Live<ToolPlugin>>,
+    guest: GuestInstance<ToolPlugin>,
 }
 
 impl std::fmt::Debug for ComponentTool {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentTool")
-            .field("id", &self.recipe.id)
-            .field("live", &self.live.is_some())
+            .field("id", &self.guest.recipe.id())
+            .field("live", &self.guest.is_live())
             .finish()
+    }
+}
+
+impl World for ToolPlugin {
+    const KIND: &'static str = "a tool plugin";
+
+    fn instantiate(
+        plugin: &Plugin,
+        store: &mut Store<GuestState>,
+    ) -> Option<wasmtime::Result<Self>> {
+        match &plugin.template {
+            Template::Tool(pre) => Some(pre.instantiate(store)),
+            _ => None,
+        }
+    }
+
+    fn create(
+        &mut self,
+        store: &mut Store<GuestState>,
+        id: &str,
+        config: &str,
+    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
+        self.geode_env_tool().call_create(store, id, config)
     }
 }
 
 impl ComponentTool {
     /// Instantiates tool `id` of `plugin` with a merged configuration.
     pub fn new(plugin: Arc<Plugin>, id: &str, config_json: String, limits: Limits) -> Result<Self> {
+        Self::from_recipe(Recipe::new(plugin, id, config_json, limits))
+    }
+
+    fn from_recipe(recipe: Recipe) -> Result<Self> {
         let mut tool = ComponentTool {
-            recipe: Recipe::new(plugin, id, config_json, limits),
-            live: None,
+            guest: GuestInstance::new(recipe, None),
         };
-        tool.live = Some(tool.instantiate()?);
+        tool.guest.ensure_live()?;
         Ok(tool)
     }
 
-    fn instantiate(&mut self) -> Result<Live<ToolPlugin>> {
-        self.recipe.build(
-            "a tool plugin",
-            |plugin, store| match &plugin.template {
-                Template::Tool(pre) => Some(pre.instantiate(store)),
-                _ => None,
-            },
-            |api, store, id, config| api.geode_env_tool().call_create(store, id, config),
-        )
-    }
-
-    fn ensure_live(&mut self) -> Result<()> {
-        if self.live.is_none() {
-            self.live = Some(self.instantiate()?);
-        }
-        Ok(())
-    }
-
     fn check(&mut self, call: &'static str, text: &str) -> Result<()> {
-        let limit = self.recipe.limits.max_observation_bytes;
-        match self.recipe.oversize(call, "output", text.len(), limit) {
+        let recipe = &self.guest.recipe;
+        let limit = recipe.limits.max_observation_bytes;
+        match recipe.oversize(call, "output", text.len(), limit) {
             Some(error) => {
-                self.live = None;
+                self.guest.discard();
                 Err(error)
             }
             None => Ok(()),
@@ -95,43 +106,27 @@ impl ComponentTool {
 
 impl Tool for ComponentTool {
     fn id(&self) -> &str {
-        &self.recipe.id
+        self.guest.recipe.id()
     }
 
     fn instructions(&mut self) -> Result<String> {
-        self.ensure_live()?;
-        let text = guard::call(
-            &mut self.live,
-            &self.recipe.id,
-            &self.recipe.limits,
-            "instructions",
-            &mut |store, api, h| {
-                api.geode_env_tool()
-                    .instance()
-                    .call_instructions(store, h)
-                    .map(Ok)
-            },
-        )
-        .map_err(|(e, _)| e)?;
+        let text = self.guest.call(0, "instructions", &mut |store, api, h| {
+            api.geode_env_tool()
+                .instance()
+                .call_instructions(store, h)
+                .map(Ok)
+        })?;
         self.check("instructions", &text)?;
         Ok(text)
     }
 
     fn execute(&mut self, action: &str) -> Result<Option<ToolOutput>> {
-        self.recipe.check_action(action)?;
-        self.ensure_live()?;
-        let out = guard::call(
-            &mut self.live,
-            &self.recipe.id,
-            &self.recipe.limits,
-            "execute",
-            &mut |store, api, h| {
-                api.geode_env_tool()
-                    .instance()
-                    .call_execute(store, h, action)
-            },
-        )
-        .map_err(|(e, _)| e)?;
+        self.guest.recipe.check_action(0, action)?;
+        let out = self.guest.call(0, "execute", &mut |store, api, h| {
+            api.geode_env_tool()
+                .instance()
+                .call_execute(store, h, action)
+        })?;
         let Some(out) = out else { return Ok(None) };
         self.check("execute", &out.observation)?;
         Ok(Some(ToolOutput {
@@ -142,11 +137,6 @@ impl Tool for ComponentTool {
     }
 
     fn spawn(&self) -> Result<Box<dyn Tool>> {
-        let mut tool = ComponentTool {
-            recipe: self.recipe.twin(),
-            live: None,
-        };
-        tool.live = Some(tool.instantiate()?);
-        Ok(Box::new(tool))
+        Ok(Box::new(Self::from_recipe(self.guest.recipe.twin())?))
     }
 }

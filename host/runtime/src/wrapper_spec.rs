@@ -55,7 +55,11 @@ impl WrapperSpec {
             Value::Null => Map::new(),
             Value::Object(map) => map,
             other => {
-                return Err(bad(name, "<root>", format!("expected an object, got {other}")));
+                return Err(bad(
+                    name,
+                    "<root>",
+                    format!("expected an object, got {other}"),
+                ));
             }
         };
         if name.contains(':') {

@@ -6,21 +6,23 @@
 //! instance from the plugin's template.
 
 use super::{AgentActions, AgentOutput, MultiAgentEnv, Roster};
+use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::bindings::multiagent_world::MultiagentPlugin;
 use crate::bindings::multiagent_world::exports::geode::env::multiagent::{
     Roster as RawRoster, Turn,
 };
-use crate::guard::{self, GuestCall, Live};
+use crate::guest::{GuestCall, GuestInstance, Recipe, World, verdict};
+use crate::host_state::GuestState;
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
-use crate::recipe::Recipe;
 use crate::{Error, Info, Result};
 use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::ResourceAny;
 
 /// A multi-agent env provided by a plugin.
 pub struct ComponentMultiAgentEnv {
-    recipe: Recipe,
-    live: Option<Live<MultiagentPlugin>>,
+    guest: GuestInstance<MultiagentPlugin>,
     possible: Vec<String>,
     roster: Roster,
 }
@@ -28,10 +30,33 @@ pub struct ComponentMultiAgentEnv {
 impl std::fmt::Debug for ComponentMultiAgentEnv {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ComponentMultiAgentEnv")
-            .field("id", &self.recipe.id)
+            .field("id", &self.guest.recipe.id())
             .field("roster", &self.roster)
-            .field("live", &self.live.is_some())
+            .field("live", &self.guest.is_live())
             .finish()
+    }
+}
+
+impl World for MultiagentPlugin {
+    const KIND: &'static str = "a multi-agent plugin";
+
+    fn instantiate(
+        plugin: &Plugin,
+        store: &mut Store<GuestState>,
+    ) -> Option<wasmtime::Result<Self>> {
+        match &plugin.template {
+            Template::MultiAgent(pre) => Some(pre.instantiate(store)),
+            _ => None,
+        }
+    }
+
+    fn create(
+        &mut self,
+        store: &mut Store<GuestState>,
+        id: &str,
+        config: &str,
+    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
+        self.geode_env_multiagent().call_create(store, id, config)
     }
 }
 
@@ -43,8 +68,7 @@ impl ComponentMultiAgentEnv {
 
     fn from_recipe(recipe: Recipe) -> Result<Self> {
         let mut env = ComponentMultiAgentEnv {
-            recipe,
-            live: None,
+            guest: GuestInstance::new(recipe, None),
             possible: Vec::new(),
             roster: Roster::default(),
         };
@@ -63,50 +87,32 @@ impl ComponentMultiAgentEnv {
 
     /// Whether an instance is live (false after a trap, until the next `reset`).
     pub fn is_live(&self) -> bool {
-        self.live.is_some()
+        self.guest.is_live()
     }
 
     /// The limits this env runs under.
     pub fn limits(&self) -> &Limits {
-        &self.recipe.limits
+        &self.guest.recipe.limits
     }
 
     fn ensure_live(&mut self) -> Result<()> {
-        if self.live.is_none() {
-            self.live = Some(self.recipe.build(
-                "a multi-agent plugin",
-                |plugin, store| match &plugin.template {
-                    Template::MultiAgent(pre) => Some(pre.instantiate(store)),
-                    _ => None,
-                },
-                |api, store, id, config| api.geode_env_multiagent().call_create(store, id, config),
-            )?);
-        }
-        Ok(())
+        self.guest.ensure_live().map(|_| ())
     }
 
     /// One guarded guest call. A trap discards the instance and ends the episode.
     fn call<R>(&mut self, name: &'static str, f: GuestCall<'_, MultiagentPlugin, R>) -> Result<R> {
-        let result = guard::call(
-            &mut self.live,
-            &self.recipe.id,
-            &self.recipe.limits,
-            name,
-            f,
-        );
-        result.map_err(|(error, _)| {
-            if error.is_trap() {
-                self.roster = Roster::default();
-            }
-            error
-        })
+        let result = self.guest.call_live(0, name, f);
+        if result.as_ref().is_err_and(Error::is_trap) {
+            self.roster = Roster::default();
+        }
+        result
     }
 
     fn violation(&mut self, call: &'static str, message: String) -> Error {
-        self.live = None;
+        self.guest.discard();
         self.roster = Roster::default();
         Error::Contract {
-            env: self.recipe.id.clone(),
+            env: self.guest.recipe.id().to_owned(),
             call,
             message,
         }
@@ -115,7 +121,7 @@ impl ComponentMultiAgentEnv {
     /// Takes a roster the guest returned, after checking it names only possible or added
     /// agents, each once, and that the acting agents are live.
     fn accept_roster(&mut self, call: &'static str, raw: RawRoster) -> Result<()> {
-        let limit = self.recipe.limits.max_info_bytes;
+        let limit = self.guest.recipe.limits.max_info_bytes;
         let size: usize = raw.agents.iter().chain(&raw.active).map(String::len).sum();
         if size > limit {
             return Err(self.violation(call, format!("roster is {size} bytes, over {limit}")));
@@ -159,16 +165,16 @@ impl ComponentMultiAgentEnv {
         }
         let mut outputs = Vec::with_capacity(turn.results.len());
         for r in turn.results {
-            let checked = guard::check_result(
-                &self.recipe.limits,
-                &self.recipe.id,
+            let checked = verdict::check_result(
+                &self.guest.recipe.limits,
+                self.guest.recipe.id(),
                 call,
                 &r.observation,
                 r.reward,
                 Some(&r.info),
             );
             if let Err(error) = checked {
-                self.live = None;
+                self.guest.discard();
                 self.roster = Roster::default();
                 return Err(error);
             }
@@ -191,7 +197,7 @@ impl ComponentMultiAgentEnv {
         }
         Err(Error::InvalidArgument(format!(
             "env `{}`: unknown agent `{agent}` (this env's agents: {})",
-            self.recipe.id,
+            self.guest.recipe.id(),
             self.possible.join(", ")
         )))
     }
@@ -201,9 +207,9 @@ impl ComponentMultiAgentEnv {
         name: &'static str,
         f: GuestCall<'_, MultiagentPlugin, RawRoster>,
     ) -> Result<()> {
-        if self.live.is_none() {
+        if !self.guest.is_live() {
             return Err(Error::InvalidState {
-                env: self.recipe.id.clone(),
+                env: self.guest.recipe.id().to_owned(),
                 message: format!("{name} needs a live episode; call reset"),
             });
         }
@@ -214,7 +220,7 @@ impl ComponentMultiAgentEnv {
 
 impl MultiAgentEnv for ComponentMultiAgentEnv {
     fn id(&self) -> &str {
-        &self.recipe.id
+        self.guest.recipe.id()
     }
 
     fn possible_agents(&self) -> &[String] {
@@ -237,9 +243,9 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
 
     fn step(&mut self, actions: &AgentActions) -> Result<Vec<AgentOutput>> {
         self.roster
-            .check(&self.recipe.id, &self.possible, actions)?;
+            .check(self.guest.recipe.id(), &self.possible, actions)?;
         for (_, action) in actions {
-            self.recipe.check_action(action)?;
+            self.guest.recipe.check_action(0, action)?;
         }
         let before = self.roster.agents.clone();
         let turn = self.call("step", &mut |store, api, h| {
@@ -258,15 +264,15 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
                 .instance()
                 .call_observe(store, h, agent)
         })?;
-        if let Err(error) = guard::check_result(
-            &self.recipe.limits,
-            &self.recipe.id,
+        if let Err(error) = verdict::check_result(
+            &self.guest.recipe.limits,
+            self.guest.recipe.id(),
             "observe",
             &text,
             0.0,
             None,
         ) {
-            self.live = None;
+            self.guest.discard();
             return Err(error);
         }
         Ok(text)
@@ -280,13 +286,13 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
                 .instance()
                 .call_sample_random_action(store, h, agent)
         })?;
-        if let Some(error) = self.recipe.oversize(
+        if let Some(error) = self.guest.recipe.oversize(
             "sample-random-action",
             "action",
             action.len(),
-            self.recipe.limits.max_action_bytes,
+            self.guest.recipe.limits.max_action_bytes,
         ) {
-            self.live = None;
+            self.guest.discard();
             return Err(error);
         }
         Ok(action)
@@ -295,7 +301,7 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
     fn send_message(&mut self, sender: &str, receiver: &str, message: &str) -> Result<()> {
         self.check_agent(sender)?;
         self.check_agent(receiver)?;
-        self.recipe.check_action(message)?;
+        self.guest.recipe.check_action(0, message)?;
         self.roster_call("send-message", &mut |store, api, h| {
             api.geode_env_multiagent()
                 .instance()
@@ -305,7 +311,7 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
 
     fn broadcast_message(&mut self, sender: &str, message: &str) -> Result<()> {
         self.check_agent(sender)?;
-        self.recipe.check_action(message)?;
+        self.guest.recipe.check_action(0, message)?;
         self.roster_call("broadcast-message", &mut |store, api, h| {
             api.geode_env_multiagent()
                 .instance()
@@ -314,7 +320,7 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
     }
 
     fn add_agent(&mut self, agent: &str) -> Result<()> {
-        self.recipe.check_action(agent)?;
+        self.guest.recipe.check_action(0, agent)?;
         self.roster_call("add-agent", &mut |store, api, h| {
             api.geode_env_multiagent()
                 .instance()
@@ -337,22 +343,23 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
                 .instance()
                 .call_get_state(store, h)
         })?;
-        let limit = self.recipe.limits.max_state_bytes;
+        let limit = self.guest.recipe.limits.max_state_bytes;
         if let Some(error) = self
+            .guest
             .recipe
             .oversize("get-state", "state", state.len(), limit)
         {
-            self.live = None;
+            self.guest.discard();
             return Err(error);
         }
         Ok(state)
     }
 
     fn set_state(&mut self, state: &[u8]) -> Result<()> {
-        let limit = self.recipe.limits.max_state_bytes;
+        let limit = self.guest.recipe.limits.max_state_bytes;
         if state.len() > limit {
             return Err(Error::InputTooLarge {
-                env: self.recipe.id.clone(),
+                env: self.guest.recipe.id().to_owned(),
                 what: "state",
                 len: state.len(),
                 limit,
@@ -368,6 +375,6 @@ impl MultiAgentEnv for ComponentMultiAgentEnv {
     }
 
     fn spawn(&self) -> Result<Box<dyn MultiAgentEnv>> {
-        Ok(Box::new(Self::from_recipe(self.recipe.twin())?))
+        Ok(Box::new(Self::from_recipe(self.guest.recipe.twin())?))
     }
 }

@@ -62,7 +62,7 @@ impl UnitSlots {
     }
 }
 
-/// The slots of a vector env or pool, unit by unit (see `Registry::make_units`).
+/// The slots of a vector env or pool, unit by unit (see `Registry::make_vec`).
 #[derive(Default)]
 pub struct Units {
     pub(crate) units: Vec<UnitSlots>,

@@ -1,12 +1,13 @@
-//! The guest calls of a [`ComponentUnit`](super::ComponentUnit): its live instance, the typed
-//! `batch` exports (checked once per instance) and the plain `env` export, and the arguments
-//! each call passes.
+//! The guest calls of a [`ComponentUnit`](super::ComponentUnit): the bindings of its instance
+//! ([`UnitApi`]: the `env` export, the typed `batch` exports checked once per instance, each
+//! member's batch number), and the arguments each call passes.
 
 use super::Request;
 use crate::bindings::env_world::EnvPlugin;
 use crate::bindings::env_world::geode::env::types::{EnvError, ResetResult, StepResult};
+use crate::guest::{Live, World};
 use crate::host_state::GuestState;
-use crate::limits::Limits;
+use crate::plugin::{Plugin, Template};
 use crate::unit::columns::{BatchResults, Continuation, EpisodeStart};
 use wasmtime::Store;
 use wasmtime::component::{Func, ResourceAny, TypedFunc};
@@ -23,11 +24,11 @@ pub(super) type StepThenResetArgs<'a> = (&'a [u32], &'a str, &'a [u32], &'a [Epi
 /// `step-each-then-reset`.
 pub(super) type BatchExports = (TypedFunc<EnrolArgs, (u32,)>, Func, Func, Option<Func>);
 
-/// A live instance.
-pub(super) struct Live {
-    pub store: Store<GuestState>,
-    pub api: EnvPlugin,
-    pub handles: Vec<ResourceAny>,
+/// The bindings of a unit's instance.
+pub(super) struct UnitApi {
+    pub env: EnvPlugin,
+    /// The checked `enrol` export, when the plugin has the `batch` exports.
+    enrol: Option<TypedFunc<EnrolArgs, (u32,)>>,
     /// Each member's number in the guest's batch table.
     pub numbers: Vec<u32>,
     /// The `step-each` and `reset-each` exports (checked), when the plugin has them.
@@ -36,6 +37,54 @@ pub(super) struct Live {
     pub step_then_reset: Option<Func>,
     /// The arguments of the last batch call (buffers reused from call to call).
     pub args: BatchArgs,
+}
+
+impl World for UnitApi {
+    const KIND: &'static str = "an env plugin";
+
+    fn instantiate(
+        plugin: &Plugin,
+        store: &mut Store<GuestState>,
+    ) -> Option<wasmtime::Result<Self>> {
+        let Template::Env(pre) = &plugin.template else {
+            return None;
+        };
+        Some((|| {
+            let instance = pre.instance_pre().instantiate(&mut *store)?;
+            let env = EnvPlugin::new(&mut *store, &instance)?;
+            let batch = batch_exports(store, &instance);
+            Ok(UnitApi {
+                env,
+                enrol: batch.as_ref().map(|(enrol, _, _, _)| *enrol),
+                numbers: Vec::new(),
+                batch: batch.as_ref().map(|&(_, step, reset, _)| (step, reset)),
+                step_then_reset: batch.and_then(|(_, _, _, both)| both),
+                args: BatchArgs::default(),
+            })
+        })())
+    }
+
+    /// Creates the member, and numbers it for batch calls.
+    fn create(
+        &mut self,
+        store: &mut Store<GuestState>,
+        id: &str,
+        config: &str,
+    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
+        let handle = match self
+            .env
+            .geode_env_env()
+            .call_create(&mut *store, id, config)?
+        {
+            Ok(handle) => handle,
+            Err(refusal) => return Ok(Err(refusal)),
+        };
+        if let Some(enrol) = &self.enrol {
+            let (number,) = enrol.call(&mut *store, (handle,))?;
+            self.numbers.push(number);
+        }
+        Ok(Ok(handle))
+    }
 }
 
 /// The arguments of a batch call.
@@ -62,10 +111,9 @@ impl BatchArgs {
 
 /// The checked `enrol`, `step-each` and `reset-each` exports, when the plugin has them (and
 /// they match the contract; a plugin built for another shape of `batch` runs one env per unit).
-pub(super) fn batch_exports(
+fn batch_exports(
     store: &mut Store<GuestState>,
     instance: &wasmtime::component::Instance,
-    id: &str,
 ) -> Option<BatchExports> {
     let batch = instance.get_export_index(&mut *store, None, BATCH_EXPORT)?;
     let mut lookup = |name: &str| {
@@ -93,7 +141,8 @@ pub(super) fn batch_exports(
         Ok(enrol) => Some((enrol, step_each, reset_each, step_then_reset)),
         Err(e) => {
             if std::env::var_os("GEODE_LOG").is_some() {
-                eprintln!("[{id}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
+                let label = &store.data().label;
+                eprintln!("[{label}] its `{BATCH_EXPORT}` export does not match this host: {e:#}");
             }
             None
         }
@@ -101,22 +150,21 @@ pub(super) fn batch_exports(
 }
 
 /// One call of the `batch` export for the requests of `batch` at positions `todo` (all steps
-/// or all resets). Its arguments are written to buffers the instance keeps between calls.
+/// or all resets), on an instance armed for it. Its arguments are written to buffers the
+/// instance keeps between calls.
 pub(super) fn call_batch(
-    live: &mut Live,
+    live: &mut Live<UnitApi>,
     batch: &[(usize, Request<'_>)],
     todo: &[usize],
-    limits: &Limits,
 ) -> wasmtime::Result<BatchResults> {
-    let Some((step_each, reset_each)) = live.batch else {
+    let Some((step_each, reset_each)) = live.api.batch else {
         unreachable!("called on a plugin with the batch export only");
     };
-    let args = &mut live.args;
+    let api = &mut live.api;
+    let args = &mut api.args;
     args.numbers.clear();
     args.numbers
-        .extend(todo.iter().map(|&p| live.numbers[batch[p].0]));
-    limits.arm_batch(&mut live.store, todo.len());
-    live.store.data().stderr.clear();
+        .extend(todo.iter().map(|&p| api.numbers[batch[p].0]));
     match batch[todo[0]].1 {
         Request::Step(_) => {
             args.set_actions(todo.iter().map(|&p| match batch[p].1 {
@@ -159,17 +207,14 @@ fn wasi_seed(start: EpisodeStart) -> u64 {
     }
 }
 
-/// One call of the plain `env` export for a unit's only member.
+/// One call of the plain `env` export for a unit's only member, on an instance armed for it.
 pub(super) fn call_plain(
-    live: &mut Live,
+    live: &mut Live<UnitApi>,
     member: usize,
     request: Request<'_>,
-    limits: &Limits,
 ) -> wasmtime::Result<BatchResults> {
-    limits.arm(&mut live.store);
-    live.store.data().stderr.clear();
     let handle = live.handles[member];
-    let instance = live.api.geode_env_env().instance();
+    let instance = live.api.env.geode_env_env().instance();
     Ok(match request {
         Request::Step(action) => {
             let out: std::result::Result<StepResult, EnvError> =

@@ -28,17 +28,14 @@ mod step_then_reset;
 use super::columns::{Entry, EpisodeStart};
 use super::record::{self, Call, Record, Start};
 use super::{StepsAndResets, TextStep, Unit, append};
-use crate::bindings::env_world::EnvPlugin;
 use crate::env::Env;
-use crate::guard;
-use crate::host_state::GuestState;
+use crate::guest::{Budget, GuestCall, GuestInstance, Recipe, verdict};
 use crate::limits::Limits;
 use crate::plugin::{Plugin, Template};
 use crate::{Error, Result};
-use calls::{BATCH_EXPORT, BatchArgs, Live, batch_exports, call_batch, call_plain};
+use calls::{BATCH_EXPORT, UnitApi, call_batch, call_plain};
 use splitting::Splitting;
 use std::sync::Arc;
-use wasmtime::Store;
 
 /// Stands for a result until it is computed (never returned).
 fn pending() -> Error {
@@ -88,7 +85,6 @@ enum Fault {
 /// One env of the unit.
 struct Member {
     id: String,
-    config: String,
     record: Record,
     /// An episode runs (on the live instance, or in the record, to be replayed into the next).
     running: bool,
@@ -101,12 +97,9 @@ struct Member {
 
 /// Envs of one plugin in one component instance (see the module documentation).
 pub struct ComponentUnit {
-    plugin: Arc<Plugin>,
-    /// One member's limits.
-    limits: Limits,
+    /// The instance the members share (its recipe holds one member's limits).
+    guest: GuestInstance<UnitApi>,
     members: Vec<Member>,
-    live: Option<Live>,
-    entropy: u64,
     /// For steps, for resets, and for calls that step and reset at once: whether calls run
     /// member by member (or, for the last, as a step call and a reset call) for now.
     splitting: [Splitting; 3],
@@ -121,7 +114,7 @@ impl std::fmt::Debug for ComponentUnit {
                 "ids",
                 &self.members.iter().map(|m| &m.id).collect::<Vec<_>>(),
             )
-            .field("live", &self.live.is_some())
+            .field("live", &self.guest.is_live())
             .finish()
     }
 }
@@ -140,29 +133,24 @@ impl ComponentUnit {
             ));
         }
         let logging = members.len() > 1;
-        let mut entropy = getrandom::u64().unwrap_or(0x2545_f491_4f6c_dd1d);
-        let members = members
-            .into_iter()
-            .map(|(id, config)| Member {
-                id,
-                config,
-                record: Record::new(next_entropy(&mut entropy), logging),
+        let mut recipe = Recipe::of_members(plugin, members, limits);
+        let members = (0..recipe.members.len())
+            .map(|m| Member {
+                id: recipe.members[m].0.clone(),
+                record: Record::new(recipe.next_entropy(), logging),
                 running: false,
                 lost: None,
                 last_info: String::new(),
             })
             .collect();
         let mut unit = ComponentUnit {
-            plugin,
-            limits,
+            guest: GuestInstance::new(recipe, None),
             members,
-            live: None,
-            entropy,
             splitting: Default::default(),
             faults: 0,
         };
-        unit.live = Some(unit.instantiate()?);
-        if unit.members.len() > 1 && unit.live.as_ref().is_some_and(|l| l.batch.is_none()) {
+        let live = unit.guest.ensure_live()?;
+        if unit.members.len() > 1 && live.api.batch.is_none() {
             return Err(Error::InvalidArgument(format!(
                 "`{}` cannot share an instance: its plugin has no `{BATCH_EXPORT}` export",
                 unit.members[0].id
@@ -182,86 +170,22 @@ impl ComponentUnit {
 
     /// The limits of each member.
     pub fn limits(&self) -> &Limits {
-        &self.limits
+        &self.guest.recipe.limits
     }
 
     /// The plugin that provides the members.
     pub fn plugin(&self) -> &Arc<Plugin> {
-        &self.plugin
+        &self.guest.recipe.plugin
     }
 
     /// Member `member`'s configuration (a JSON object).
     pub fn config_json(&self, member: usize) -> &str {
-        &self.members[member].config
+        &self.guest.recipe.members[member].1
     }
 
     /// Whether an instance is live (false after a fault, until the next call rebuilds it).
     pub fn is_live(&self) -> bool {
-        self.live.is_some()
-    }
-
-    /// The limits of the whole instance: a member's, times the members for memory and handles.
-    fn unit_limits(&self) -> Limits {
-        let n = self.members.len();
-        Limits {
-            max_memory_bytes: self.limits.max_memory_bytes.saturating_mul(n as u64),
-            max_resource_handles: self.limits.max_resource_handles.saturating_mul(n),
-            max_table_elements: self.limits.max_table_elements.saturating_mul(n),
-            ..self.limits.clone()
-        }
-    }
-
-    fn instantiate(&mut self) -> Result<Live> {
-        let id = self.members[0].id.clone();
-        let Template::Env(pre) = &self.plugin.template else {
-            return Err(Error::InvalidArgument(format!(
-                "`{id}` is not provided by an env plugin"
-            )));
-        };
-        let pre = pre.clone();
-        let limits = self.unit_limits();
-        let mut store = self
-            .plugin
-            .new_store(&id, &limits, next_entropy(&mut self.entropy));
-        let classify = |store: &Store<GuestState>, call, e| {
-            guard::classify(&id, &self.limits, store.data(), call, e)
-        };
-        let instance = pre
-            .instance_pre()
-            .instantiate(&mut store)
-            .map_err(|e| classify(&store, "instantiate", e))?;
-        let api = EnvPlugin::new(&mut store, &instance)
-            .map_err(|e| classify(&store, "instantiate", e))?;
-        let batch = batch_exports(&mut store, &instance, &id);
-        let mut handles = Vec::with_capacity(self.members.len());
-        let mut numbers = Vec::with_capacity(self.members.len());
-        for member in &self.members {
-            self.limits.arm(&mut store);
-            let created = api
-                .geode_env_env()
-                .call_create(&mut store, &member.id, &member.config);
-            let handle = match created {
-                Ok(Ok(handle)) => handle,
-                Ok(Err(refusal)) => return Err(guard::refused(&member.id, "create", refusal)),
-                Err(e) => return Err(classify(&store, "create", e)),
-            };
-            if let Some((enrol, _, _, _)) = &batch {
-                let (number,) = enrol
-                    .call(&mut store, (handle,))
-                    .map_err(|e| classify(&store, "create", e))?;
-                numbers.push(number);
-            }
-            handles.push(handle);
-        }
-        Ok(Live {
-            store,
-            api,
-            handles,
-            numbers,
-            batch: batch.map(|(_, step, reset, _)| (step, reset)),
-            step_then_reset: batch.and_then(|(_, _, _, both)| both),
-            args: BatchArgs::default(),
-        })
+        self.guest.is_live()
     }
 
     /// The live instance; after a fault, a fresh one with every running episode replayed into
@@ -269,17 +193,17 @@ impl ComponentUnit {
     /// step).
     fn ensure_live(&mut self) -> Result<()> {
         let mut alone = false;
-        while self.live.is_none() {
-            self.live = Some(self.instantiate()?);
+        while !self.guest.is_live() {
+            self.guest.ensure_live()?;
             match self.replay(alone) {
                 Ok(()) => {}
                 // A replay call for several members failed: replay again, member by member.
                 Err(Fault::Shared) => {
-                    self.live = None;
+                    self.guest.discard();
                     alone = true;
                 }
                 Err(Fault::Member(member, error)) => {
-                    self.live = None;
+                    self.guest.discard();
                     let member = &mut self.members[member];
                     member.running = false;
                     member.record.end();
@@ -441,7 +365,7 @@ impl ComponentUnit {
             Ok(()) => {}
             Err(fault) => {
                 text.truncate(mark);
-                self.live = None;
+                self.guest.discard();
                 match fault {
                     Fault::Member(member, error) => {
                         self.faults += 1;
@@ -489,7 +413,7 @@ impl ComponentUnit {
     /// `member`'s call returned something the contract forbids: the instance goes (its state
     /// may be anything now), and the member fails with `message`.
     fn broke_contract(&mut self, member: usize, call: &'static str, message: String) -> Error {
-        self.live = None;
+        self.guest.discard();
         let env = self.members[member].id.clone();
         self.fail(member, Error::Contract { env, call, message })
     }
@@ -514,7 +438,7 @@ impl ComponentUnit {
                 .step(action, record::digest(message, "", 0.0, 0xfe)),
             (Err(error), _) => {
                 if matches!(error, Error::Contract { .. }) {
-                    self.live = None;
+                    self.guest.discard();
                 }
                 let m = &mut self.members[member];
                 m.running = false;
@@ -541,13 +465,22 @@ impl ComponentUnit {
     ) -> std::result::Result<(), Fault> {
         let (first, request) = batch[todo[0]];
         let call = request.name();
-        let live = self.live.as_mut().expect("a live instance");
-        let returned = match live.batch {
-            Some(_) => call_batch(live, batch, todo, &self.limits),
-            None => call_plain(live, first, request, &self.limits),
+        let batched = self
+            .guest
+            .live()
+            .is_some_and(|live| live.api.batch.is_some());
+        let budget = match batched {
+            true => Budget::Batch(todo.len()),
+            false => Budget::Own,
+        };
+        let live = self.guest.enter(budget).expect("a live instance");
+        let returned = match batched {
+            true => call_batch(live, batch, todo),
+            false => call_plain(live, first, request),
         };
         let shared = todo.len() > 1;
-        let state = self.live.as_ref().expect("a live instance").store.data();
+        let live = self.guest.live().expect("a live instance");
+        let state = live.store.data();
         // A refused growth may have changed what a member returned (a guest can handle it):
         // in a call of several, the refusal is not the member's own limit.
         if shared && (returned.is_err() || state.limiter.memory_denied) {
@@ -556,9 +489,7 @@ impl ComponentUnit {
         let mut returned = match returned {
             Ok(returned) => returned,
             Err(trap) => {
-                let env = &self.members[first].id;
-                let error = guard::classify(env, &self.limits, state, call, trap);
-                return Err(Fault::Member(first, error));
+                return Err(Fault::Member(first, self.guest.fail(first, call, trap)));
             }
         };
         let results = match returned.entries(todo.len()) {
@@ -587,7 +518,7 @@ impl ComponentUnit {
     ) -> std::result::Result<Output, Error> {
         let m = &mut self.members[member];
         let (observation, info, reward, terminated, truncated) = match entry {
-            Entry::Refused(refusal) => return Err(guard::refused(&m.id, call, refusal)),
+            Entry::Refused(refusal) => return Err(verdict::refused(&m.id, call, refusal)),
             Entry::Done {
                 observation,
                 info,
@@ -597,8 +528,8 @@ impl ComponentUnit {
             } => (observation, info, reward, terminated, truncated),
         };
         let fresh_info = info.is_empty() || info != m.last_info;
-        guard::check_result(
-            &self.limits,
+        verdict::check_result(
+            &self.guest.recipe.limits,
             &m.id,
             call,
             observation,
@@ -632,36 +563,23 @@ impl ComponentUnit {
         &mut self,
         member: usize,
         name: &'static str,
-        f: guard::GuestCall<'_, EnvPlugin, R>,
+        f: GuestCall<'_, UnitApi, R>,
     ) -> Result<R> {
         if let Some(error) = self.members[member].lost.take() {
             return Err(error);
         }
         self.ensure_live()?;
-        let live = self.live.as_mut().expect("a live instance");
-        self.limits.arm(&mut live.store);
-        live.store.data().stderr.clear();
-        let handle = live.handles[member];
-        match f(&mut live.store, &live.api, handle) {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(refusal)) => Err(guard::refused(&self.members[member].id, name, refusal)),
-            Err(trap) => {
-                let live = self.live.take().expect("a live instance");
-                let error = guard::classify(
-                    &self.members[member].id,
-                    &self.limits,
-                    live.store.data(),
-                    name,
-                    trap,
-                );
-                Err(self.fail(member, error))
-            }
+        let result = self.guest.call_live(member, name, f);
+        match result {
+            Err(error) if !self.guest.is_live() => Err(self.fail(member, error)),
+            other => other,
         }
     }
 
     fn guest_sample(&mut self, member: usize) -> Result<String> {
         self.call_member(member, "sample_random_action", &mut |s, api, h| {
-            api.geode_env_env()
+            api.env
+                .geode_env_env()
                 .instance()
                 .call_sample_random_action(s, h)
         })
@@ -669,42 +587,21 @@ impl ComponentUnit {
 
     fn guest_set_state(&mut self, member: usize, state: &[u8]) -> Result<()> {
         self.call_member(member, "set_state", &mut |s, api, h| {
-            api.geode_env_env().instance().call_set_state(s, h, state)
+            api.env
+                .geode_env_env()
+                .instance()
+                .call_set_state(s, h, state)
         })
     }
 
     /// Refuses an action over the action size limit before it reaches the guest.
     fn check_action(&self, member: usize, action: &str) -> Result<()> {
-        self.check_input(member, "action", action.len(), self.limits.max_action_bytes)
+        self.guest.recipe.check_action(member, action)
     }
 
-    /// Refuses an input of `len` bytes over `limit` before it reaches the guest.
-    fn check_input(
-        &self,
-        member: usize,
-        what: &'static str,
-        len: usize,
-        limit: usize,
-    ) -> Result<()> {
-        if len > limit {
-            let env = self.members[member].id.clone();
-            return Err(Error::InputTooLarge {
-                env,
-                what,
-                len,
-                limit,
-            });
-        }
-        Ok(())
+    fn limit(&self) -> &Limits {
+        &self.guest.recipe.limits
     }
-}
-
-/// The next value of an entropy stream (an LCG step plus a xorshift).
-fn next_entropy(state: &mut u64) -> u64 {
-    *state = state
-        .wrapping_mul(6_364_136_223_846_793_005)
-        .wrapping_add(1_442_695_040_888_963_407);
-    *state ^ (*state >> 29)
 }
 
 impl Unit for ComponentUnit {
@@ -755,7 +652,7 @@ impl Unit for ComponentUnit {
 
     fn sample_random_action(&mut self, member: usize) -> Result<String> {
         let action = self.guest_sample(member)?;
-        let limit = self.limits.max_action_bytes;
+        let limit = self.limit().max_action_bytes;
         if action.len() > limit {
             let message = format!(
                 "action is {} bytes, over the limit of {limit}",
@@ -770,10 +667,10 @@ impl Unit for ComponentUnit {
 
     fn get_state(&mut self, member: usize) -> Result<Vec<u8>> {
         let guest = self.call_member(member, "get_state", &mut |s, api, h| {
-            api.geode_env_env().instance().call_get_state(s, h)
+            api.env.geode_env_env().instance().call_get_state(s, h)
         })?;
         let state = record::wrap_state(self.members[member].record.stream(), &guest);
-        let limit = self.limits.max_state_bytes;
+        let limit = self.limit().max_state_bytes;
         if state.len() > limit {
             let message = format!("state is {} bytes, over the limit of {limit}", state.len());
             return Err(self.broke_contract(member, "get_state", message));
@@ -782,7 +679,10 @@ impl Unit for ComponentUnit {
     }
 
     fn set_state(&mut self, member: usize, state: &[u8]) -> Result<()> {
-        self.check_input(member, "state", state.len(), self.limits.max_state_bytes)?;
+        let limit = self.limit().max_state_bytes;
+        self.guest
+            .recipe
+            .check_input(member, "state", state.len(), limit)?;
         self.members[member].lost = None;
         let (stream, guest) = record::unwrap_state(state);
         self.guest_set_state(member, &guest)?;
@@ -796,12 +696,12 @@ impl Unit for ComponentUnit {
     }
 
     fn spawn(&mut self, member: usize, same_state: bool) -> Result<Box<dyn Env>> {
-        let m = &self.members[member];
-        let members = vec![(m.id.clone(), m.config.clone())];
+        let recipe = &self.guest.recipe;
+        let members = vec![recipe.members[member].clone()];
         let mut twin = crate::ComponentEnv::from_unit(ComponentUnit::new(
-            self.plugin.clone(),
+            recipe.plugin.clone(),
             members,
-            self.limits.clone(),
+            recipe.limits.clone(),
         )?);
         if same_state && self.members[member].running {
             let state = self.get_state(member)?;
@@ -811,7 +711,7 @@ impl Unit for ComponentUnit {
     }
 
     fn seek_episode(&mut self, member: usize, number: u64) -> Result<()> {
-        if !Self::can_batch(&self.plugin) {
+        if !Self::can_batch(&self.guest.recipe.plugin) {
             // The plain `env` export's reset cannot be told which episode to start.
             return Err(Error::InvalidArgument(format!(
                 "{} cannot start a chosen episode (reset idx): its plugin has no `{BATCH_EXPORT}` export",

@@ -4,6 +4,7 @@
 use super::calls::StepThenResetArgs;
 use super::{ComponentUnit, Request};
 use crate::Result;
+use crate::guest::Budget;
 use crate::unit::columns::{BatchResults, EpisodeStart};
 use crate::unit::{StepsAndResets, TextStep, Unit};
 use wasmtime::component::TypedFunc;
@@ -49,7 +50,7 @@ impl ComponentUnit {
     /// reset calls, and so it is after a failed call: its instance is dropped, and the step call
     /// that follows rebuilds it and recovers as after any fault.
     fn try_step_then_reset(&mut self, steps: &[(usize, &str)], text: &mut String) -> Combined {
-        let Some(both) = self.live.as_ref().and_then(|live| live.step_then_reset) else {
+        let Some(both) = self.guest.live().and_then(|live| live.api.step_then_reset) else {
             return Combined::NotTried;
         };
         if steps.len() < 2 || self.splitting[0].active() || self.splitting[2].next_call_alone() {
@@ -66,14 +67,16 @@ impl ComponentUnit {
             .iter()
             .map(|&(m, _)| self.members[m].record.peek_unseeded())
             .collect();
-        let live = self.live.as_mut().expect("a live instance");
-        let args = &mut live.args;
+        let live = self
+            .guest
+            .enter(Budget::Batch(steps.len()))
+            .expect("a live instance");
+        let api = &mut live.api;
+        let args = &mut api.args;
         args.numbers.clear();
         args.numbers
-            .extend(steps.iter().map(|&(m, _)| live.numbers[m]));
+            .extend(steps.iter().map(|&(m, _)| api.numbers[m]));
         args.set_actions(steps.iter().map(|&(_, action)| action));
-        self.limits.arm_batch(&mut live.store, steps.len());
-        live.store.data().stderr.clear();
         // SAFETY: the signature was checked when the instance was built.
         let func: TypedFunc<StepThenResetArgs<'_>, (BatchResults,)> =
             unsafe { TypedFunc::new_unchecked(both) };
@@ -119,7 +122,7 @@ impl ComponentUnit {
     /// A `step-each-then-reset` call failed: its instance goes (the usual calls that follow
     /// rebuild it).
     fn failed_step_then_reset(&mut self) -> Combined {
-        self.live = None;
+        self.guest.discard();
         Combined::Failed
     }
 }

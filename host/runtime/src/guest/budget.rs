@@ -27,11 +27,7 @@ impl Limits {
     /// stayed within its own limits (none used more than all of them together). A call that
     /// does not complete is run again member by member, each under its own limits, so a member
     /// that loops delays the others by an eighth of a deadline more than it would alone.
-    pub(crate) fn arm_batch(
-        &self,
-        store: &mut wasmtime::Store<GuestState>,
-        members: usize,
-    ) {
+    pub(crate) fn arm_batch(&self, store: &mut wasmtime::Store<GuestState>, members: usize) {
         store.data_mut().limiter.begin_turn(self.max_memory_bytes);
         let (fuel, deadline) = match members {
             1 => (self.fuel_per_call, self.deadline_per_call),
@@ -85,4 +81,3 @@ pub(crate) fn on_epoch(
         crate::engine::deadline_ticks(due - now),
     ))
 }
-

@@ -1,5 +1,5 @@
 //! Turning what a guest call returned into geode's typed errors: traps and limits, refusals,
-//! and the guest's own last words on stderr.
+//! contract violations of its outputs, and the guest's own last words on stderr.
 
 use crate::Error;
 use crate::bindings::env_world::geode::env::types::EnvError;
@@ -54,54 +54,6 @@ pub fn classify(
         _ => {
             let message = panic_message(&state.stderr.text()).unwrap_or_else(|| error.to_string());
             Error::GuestTrap { env, call, message }
-        }
-    }
-}
-
-/// A live guest instance: its store, its bindings and the guest resource it created.
-pub(crate) struct Live<A> {
-    pub store: wasmtime::Store<GuestState>,
-    pub api: A,
-    pub handle: wasmtime::component::ResourceAny,
-}
-
-/// What a guarded call runs: the store, the bindings and the guest resource.
-pub(crate) type GuestCall<'a, A, R> = &'a mut dyn FnMut(
-    &mut wasmtime::Store<GuestState>,
-    &A,
-    wasmtime::component::ResourceAny,
-) -> wasmtime::Result<Result<R, EnvError>>;
-
-/// Runs one guest call under fresh budgets. A trap or limit discards the instance (`slot`
-/// becomes `None`, and the discarded store is returned so its data can be salvaged).
-pub(crate) fn call<A, R>(
-    slot: &mut Option<Live<A>>,
-    id: &str,
-    limits: &Limits,
-    name: &'static str,
-    f: GuestCall<'_, A, R>,
-) -> Result<R, (Error, Option<wasmtime::Store<GuestState>>)> {
-    let Some(live) = slot.as_mut() else {
-        let message = format!(
-            "{name} called on an instance discarded after a failure; call reset to start a fresh one"
-        );
-        return Err((
-            Error::InvalidState {
-                env: id.to_owned(),
-                message,
-            },
-            None,
-        ));
-    };
-    limits.arm(&mut live.store);
-    live.store.data().stderr.clear();
-    match f(&mut live.store, &live.api, live.handle) {
-        Ok(Ok(value)) => Ok(value),
-        Ok(Err(refusal)) => Err((refused(id, name, refusal), None)),
-        Err(trap) => {
-            let live = slot.take().expect("live instance");
-            let error = classify(id, limits, live.store.data(), name, trap);
-            Err((error, Some(live.store)))
         }
     }
 }
