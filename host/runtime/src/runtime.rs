@@ -61,7 +61,6 @@ impl Runtime {
         linker.allow_shadowing(true);
         crate::wasi_virtual::shadow_monotonic_clock(&mut linker)?;
         linker.allow_shadowing(false);
-        add_members_import(&mut linker)?;
         let ticker = start_epoch_ticker(&engine);
         let sandbox = crate::sandbox::SharedSandbox::new(&engine, &cache);
         Ok(Runtime {
@@ -146,16 +145,6 @@ impl Runtime {
     pub(crate) fn shared_sandbox(&self) -> &crate::sandbox::SharedSandbox {
         &self.inner.sandbox
     }
-}
-
-/// The `members` import of components built when `batched-env-plugin` still imported it: `begin`
-/// does nothing (a batch call's limits are armed when it starts), so they keep loading.
-fn add_members_import(linker: &mut Linker<GuestState>) -> anyhow::Result<()> {
-    linker.instance("geode:env/members@0.1.0")?.func_wrap(
-        "begin",
-        |_: wasmtime::StoreContextMut<'_, GuestState>, (_,): (u32,)| Ok(()),
-    )?;
-    Ok(())
 }
 
 /// Per-runtime values by type (see [`Runtime::extension`]).
