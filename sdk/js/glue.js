@@ -11,9 +11,9 @@ import { GeodeError } from "./errors.js";
 import { setLogSink } from "./log.js";
 import { setEntropy } from "./rng.js";
 
-function refused(error) {
-  if (error instanceof GeodeError) return { tag: error.kind, val: error.message };
-  return error;
+/** The contract's `env-error` for the refusal `error` (a `GeodeError`). */
+export function envError(error) {
+  return { tag: error.kind, val: error.message };
 }
 
 /** Runs `fn`, turning a refusal into the contract's error. */
@@ -21,7 +21,7 @@ export function guarded(fn) {
   try {
     return fn();
   } catch (error) {
-    throw refused(error);
+    throw error instanceof GeodeError ? envError(error) : error;
   }
 }
 

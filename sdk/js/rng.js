@@ -17,9 +17,14 @@ export class Rng {
     this.seed(seed);
   }
 
-  /** Reseeds: the same seed gives the same draws. */
+  /** Reseeds: the same seed gives the same draws. `seed` is a number, or a BigInt for all 64
+   * bits (a number and a BigInt of equal value give the same draws). */
   seed(seed) {
-    const mix = { x: (seed % 0x100000000) ^ Math.imul(Math.floor(seed / 0x100000000), 0x27d4eb2d) };
+    const [low, high] =
+      typeof seed === "bigint"
+        ? [Number(seed & 0xffffffffn), Number((seed >> 32n) & 0xffffffffn)]
+        : [seed % 0x100000000, Math.floor(seed / 0x100000000)];
+    const mix = { x: low ^ Math.imul(high, 0x27d4eb2d) };
     this.s = [splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)];
     if (this.s.every((v) => v === 0)) this.s[0] = 1;
   }
@@ -93,6 +98,31 @@ export function prepared(rng, seed) {
   if (seed === null || seed === undefined) return rng ?? unseeded();
   const out = rng ?? new Rng(0);
   out.seed(Number(seed));
+  return out;
+}
+
+const MASK64 = 0xffffffffffffffffn;
+
+/** SplitMix64's output function: a bijective 64-bit mix. */
+function mix64(z) {
+  z = ((z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n) & MASK64;
+  z = ((z ^ (z >> 27n)) * 0x94d049bb133111ebn) & MASK64;
+  return z ^ (z >> 31n);
+}
+
+/** The seed (a BigInt) of unseeded episode `number` of `stream` (see `continued`): a hash of
+ * the two numbers, distinct for every episode of a stream. */
+export function continuationSeed(stream, number) {
+  const key = BigInt(stream) & MASK64;
+  return mix64(mix64(key ^ 0x243f6a8885a308d3n) ^ (BigInt(number) & MASK64));
+}
+
+/** The generator of unseeded episode `number` of `stream`, an episode the host numbered (the
+ * batch export's `continued` start): `rng` (a new one when null) reseeded from those two
+ * numbers alone, so the host can replay the episode in a fresh instance. */
+export function continued(rng, stream, number) {
+  const out = rng ?? new Rng(0);
+  out.seed(continuationSeed(stream, number));
   return out;
 }
 

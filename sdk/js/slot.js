@@ -4,7 +4,7 @@
 import { Config } from "./config.js";
 import { BadState, InvalidState, UnknownId } from "./errors.js";
 import { Reset, Step } from "./results.js";
-import { Rng, prepared, unseeded } from "./rng.js";
+import { Rng, continued, prepared, unseeded } from "./rng.js";
 
 export class Slot {
   /** An env of `id` from `classes` (see `registered`), made from `config` (a plain object). */
@@ -23,7 +23,18 @@ export class Slot {
 
   /** A seed reseeds the generator; `null` goes on with it. */
   reset(seed) {
-    const rng = (this.rng = prepared(this.rng, seed));
+    return this.start(prepared(this.rng, seed));
+  }
+
+  /** Starts unseeded episode `number` of `stream`, whose randomness derives from those two
+   * numbers alone (see `continued` in rng.js). */
+  resetContinued(stream, number) {
+    return this.start(continued(this.rng, stream, number));
+  }
+
+  /** Starts an episode with the generator `rng`. */
+  start(rng) {
+    this.rng = rng;
     let out = this.env.reset(rng);
     if (typeof out === "string") out = new Reset(out);
     this.started = true;

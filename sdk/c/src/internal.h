@@ -18,6 +18,11 @@ void buffer_printf(geode_buffer *b, const char *format, ...) __attribute__((form
 void buffer_json_string(geode_buffer *b, const char *text);
 void buffer_reset(geode_buffer *b);
 
+/* The seed of unseeded episode `number` of `stream`, an episode the host numbered (the batch
+ * export's `continued` start): a hash of the two numbers alone, distinct for every episode of a
+ * stream, so the host can replay the episode in a fresh instance. */
+uint64_t rng_continuation_seed(uint64_t stream, uint64_t number);
+
 /* The message of the last `geode_fail`. */
 const char *geode_failure_message(void);
 

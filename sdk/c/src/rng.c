@@ -1,11 +1,19 @@
 /* The env's generator: xoshiro256** seeded through SplitMix64. */
 #include <geode.h>
 
-static uint64_t splitmix64(uint64_t *x) {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+#include "internal.h"
+
+/* SplitMix64's output function: a bijective 64-bit mix. */
+static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
+}
+
+static uint64_t splitmix64(uint64_t *x) { return mix64(*x += 0x9e3779b97f4a7c15ULL); }
+
+uint64_t rng_continuation_seed(uint64_t stream, uint64_t number) {
+    return mix64(mix64(stream ^ 0x243f6a8885a308d3ULL) ^ number);
 }
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

@@ -20,19 +20,25 @@ _ERRORS = {
 }
 
 
-def _refused(error):
-    return Err(_ERRORS[error.kind](str(error)))
+def env_error(error):
+    """The contract's ``env-error`` for the refusal ``error`` (a :class:`GeodeError`)."""
+    return _ERRORS[error.kind](str(error))
+
+
+def trap():
+    """Ends the instance over the exception being handled, a bug: the end of its traceback
+    goes to stderr, which the host reads, and the host reports a guest trap with it."""
+    traceback.print_exc()
+    sys.stderr.flush()
+    os._exit(70)
 
 
 def guarded(call):
     """Runs ``call``: a refusal becomes the contract's error; any other exception is a bug,
-    reported as a trap whose message is the end of its traceback (printed to stderr, which
-    the host reads, before the instance exits)."""
+    reported as a trap whose message is the end of its traceback (see :func:`trap`)."""
     try:
         return call()
     except GeodeError as error:
-        raise _refused(error) from None
+        raise Err(env_error(error)) from None
     except BaseException:  # noqa: BLE001 - every other exception ends the instance
-        traceback.print_exc()
-        sys.stderr.flush()
-        os._exit(70)
+        trap()

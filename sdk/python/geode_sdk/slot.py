@@ -8,7 +8,7 @@ from .config import Config
 from .env import registered
 from .errors import BadState, InvalidState, UnknownId
 from .results import Reset, Step
-from .rng import Rng, entropy_seed, prepared
+from .rng import Rng, continued, entropy_seed, prepared
 
 
 class Slot:
@@ -30,7 +30,15 @@ class Slot:
 
     def reset(self, seed=None):
         """A seed reseeds the generator like ``random.seed(seed)``; ``None`` goes on with it."""
-        rng = self.rng = prepared(self.rng, seed)
+        return self._start(prepared(self.rng, seed))
+
+    def reset_continued(self, stream, number):
+        """Starts unseeded episode ``number`` of ``stream``, whose randomness derives from those
+        two numbers alone (see :func:`~geode_sdk.rng.continued`)."""
+        return self._start(continued(self.rng, stream, number))
+
+    def _start(self, rng):
+        self.rng = rng
         out = self.env.reset(rng)
         if isinstance(out, str):
             out = Reset(out)

@@ -1,10 +1,10 @@
 //! C plugins: `plugin.c` and every other `.c` file of the project, compiled with `sdk/c` (its
-//! shared sources and the glue of the project's kind, `src/glue/<export>.c`) and the contract's
-//! generated bindings by `zig cc` (clang with wasi-libc) for `wasm32-wasi`, then
-//! adapted to a component.
+//! shared sources and the glue of the project's kind, `src/glue/<export>.c`, plus `batch.c` for
+//! env plugins) and the contract's generated bindings by `zig cc` (clang with wasi-libc) for
+//! `wasm32-wasi`, then adapted to a component.
 
 use super::toolchains::{Toolchains, run};
-use super::{Project, componentize, sources};
+use super::{Kind, Project, componentize, sources};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -17,10 +17,11 @@ pub fn build(project: &Project, tools: &Toolchains, out: &Path) -> Result<()> {
     let module = stage.join("module.wasm");
     let mut sources = c_files(&project.dir)?;
     sources.extend(c_files(&sdk.join("src"))?);
-    sources.push(
-        sdk.join("src/glue")
-            .join(format!("{}.c", project.kind.export())),
-    );
+    let glue = sdk.join("src/glue");
+    sources.push(glue.join(format!("{}.c", project.kind.export())));
+    if project.kind == Kind::Env {
+        sources.push(glue.join("batch.c"));
+    }
     sources.push(stage.join(format!("{}.c", componentize::c_stem(project.kind))));
     run(zig
         .args([

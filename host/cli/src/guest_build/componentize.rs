@@ -19,7 +19,7 @@ fn contract(kind: Kind) -> Result<(Resolve, WorldId)> {
     Ok((resolve, world))
 }
 
-/// The stem of the C bindings' files for `kind` (`env_plugin`, `multiagent_plugin`).
+/// The stem of the C bindings' files for `kind` (`batched_env_plugin`, `multiagent_plugin`).
 pub fn c_stem(kind: Kind) -> String {
     kind.world().replace('-', "_")
 }

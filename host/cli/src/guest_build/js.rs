@@ -30,13 +30,15 @@ const WASI_RANDOM: &str = "package wasi:random@0.2.0;\n\n\
                            get-random-u64: func() -> u64;\n}\n";
 
 /// The module componentize-qjs starts from: the plugin's envs behind the SDK's glue for the
-/// project's kind, exported under the world's export name.
+/// project's kind, exported under the world's export names.
 fn entry_module(kind: Kind) -> &'static str {
     match kind {
         Kind::Env => {
             "import * as plugin from \"./plugin.js\";\n\
              import { contract } from \"geode-sdk/contract.js\";\n\
-             export const env = contract(plugin);\n"
+             import { batch as batchExport } from \"geode-sdk/batch.js\";\n\
+             export const env = contract(plugin);\n\
+             export const batch = batchExport;\n"
         }
         Kind::MultiAgent => {
             "import * as plugin from \"./plugin.js\";\n\

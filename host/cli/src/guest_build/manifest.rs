@@ -14,7 +14,8 @@ pub const FILE: &str = "geode.json";
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
-    /// Single-agent environments (the `env-plugin` world).
+    /// Single-agent environments (the `batched-env-plugin` world: the `env` export, and `batch`,
+    /// which steps several envs of one instance per call).
     #[default]
     Env,
     /// Multi-agent environments (the `multiagent-plugin` world).
@@ -27,7 +28,7 @@ impl Kind {
     /// The WIT world a plugin of this kind implements.
     pub fn world(self) -> &'static str {
         match self {
-            Kind::Env => "env-plugin",
+            Kind::Env => "batched-env-plugin",
             Kind::MultiAgent => "multiagent-plugin",
         }
     }
@@ -74,17 +75,7 @@ pub fn kind(dir: &Path) -> Result<Kind> {
 /// `geode.json` disagree (a Rust crate calling `export_env!` in a multi-agent project, say)
 /// fails its build instead of loading as the other kind.
 pub fn check_component(kind: Kind, component: &[u8]) -> Result<()> {
-    use wit_parser::decoding::{DecodedWasm, decode};
-    let DecodedWasm::Component(resolve, world) =
-        decode(component).context("reading the built component's interface")?
-    else {
-        bail!("the build produced a WIT package, not a component");
-    };
-    let exports: Vec<String> = resolve.worlds[world]
-        .exports
-        .keys()
-        .map(|key| resolve.name_world_key(key))
-        .collect();
+    let exports = exports(component)?;
     let want = format!("geode:env/{}@", kind.export());
     if exports.iter().any(|e| e.starts_with(&want)) {
         return Ok(());
@@ -95,6 +86,21 @@ pub fn check_component(kind: Kind, component: &[u8]) -> Result<()> {
         kind.export(),
         exports.join(", ")
     )
+}
+
+/// The names of the interfaces `component` exports (`geode:env/env@0.1.0`, ...).
+pub fn exports(component: &[u8]) -> Result<Vec<String>> {
+    use wit_parser::decoding::{DecodedWasm, decode};
+    let DecodedWasm::Component(resolve, world) =
+        decode(component).context("reading the component's interface")?
+    else {
+        bail!("a WIT package, not a component");
+    };
+    Ok(resolve.worlds[world]
+        .exports
+        .keys()
+        .map(|key| resolve.name_world_key(key))
+        .collect())
 }
 
 #[cfg(test)]

@@ -9,12 +9,13 @@ use std::path::Path;
 use std::process::Command;
 
 /// The module componentize-py starts from: loads the plugin, then exports the SDK's glue for
-/// the project's kind (the class named after the world's export).
+/// the project's kind (a class named after each of the world's exports).
 fn entry(kind: Kind) -> &'static str {
     match kind {
         Kind::Env => {
             "import plugin  # noqa: F401  (defines the Env subclasses)\n\
-             from geode_sdk.contract import Env  # noqa: F401  (the `env` export)\n"
+             from geode_sdk.contract import Env  # noqa: F401  (the `env` export)\n\
+             from geode_sdk.batch import Batch  # noqa: F401  (the `batch` export)\n"
         }
         Kind::MultiAgent => {
             "import plugin  # noqa: F401  (defines the MultiAgentEnv subclasses)\n\

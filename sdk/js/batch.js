@@ -1,0 +1,215 @@
+/**
+ * The glue of the `batch` export: the host steps or resets several envs of one component in one
+ * call, and each answers exactly as its own `step`/`reset` of the `env` export would, the
+ * results packed column by column. `geode build` exports `batch` next to `contract(plugin)`;
+ * plugin authors never import it. As there, a refusal (`GeodeError`) is the member's typed
+ * error (its entry is flagged refused) and any other exception propagates, so the host reports
+ * a guest trap and recovers the other members.
+ *
+ * A member's outputs depend only on its configuration, how its episode started and the calls
+ * made on it since: a `continued` start reseeds its generator from the episode's
+ * `(stream, number)` alone (`continued` in rng.js), so the host can replay it.
+ */
+
+import { GeodeError, Internal, InvalidState } from "./errors.js";
+import { envError, infoJson } from "./glue.js";
+
+const TERMINATED = 1;
+const TRUNCATED = 2;
+const REFUSED = 4;
+
+/** A reference that lets its target go with its instance where the engine can (`WeakRef`). */
+const Ref =
+  typeof WeakRef === "function"
+    ? WeakRef
+    : class {
+        constructor(target) {
+          this.target = target;
+        }
+        deref() {
+          return this.target;
+        }
+      };
+
+/** Enrolled slots by number: an entry dies with its instance and may be reused. */
+const members = [];
+
+function enrol(slot) {
+  let number = members.findIndex((ref) => ref.deref() === undefined);
+  if (number < 0) number = members.push(null) - 1;
+  members[number] = new Ref(slot);
+  return number;
+}
+
+/** The live slot enrolled as `number`; refused when there is none. */
+function slotOf(number) {
+  const slot = members[number]?.deref();
+  if (slot === undefined) throw new InvalidState(`no live instance is enrolled as number ${number}`);
+  return slot;
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** The UTF-8 length of `text` (a lone surrogate counts as U+FFFD). */
+function utf8Length(text) {
+  if (!NON_ASCII.test(text)) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** The string index of each UTF-8 byte offset of `text` that starts a character (and of its
+ * end). */
+function charStarts(text) {
+  const at = new Map();
+  let byte = 0;
+  for (let i = 0; i < text.length; i++) {
+    at.set(byte, i);
+    const c = text.charCodeAt(i);
+    if (c < 0x80) byte += 1;
+    else if (c < 0x800) byte += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      byte += 4;
+      i++;
+    } else byte += 3;
+  }
+  at.set(byte, text.length);
+  return at;
+}
+
+/** The `n` actions of a batch: entry k is the UTF-8 bytes `ends[k-1]..ends[k]` of `text`, or
+ * null when those bounds do not fit the text (the entry is then refused). */
+function actionsOf(text, ends, n) {
+  const at = NON_ASCII.test(text) ? charStarts(text) : null;
+  const size = at === null ? text.length : utf8Length(text);
+  const out = new Array(n).fill(null);
+  let start = 0;
+  for (let k = 0; k < n; k++) {
+    const end = k < ends.length ? ends[k] : Infinity;
+    if (start <= end && end <= size) {
+      if (at === null) out[k] = text.slice(start, end);
+      else if (at.has(start) && at.has(end)) out[k] = text.slice(at.get(start), at.get(end));
+    }
+    start = Math.max(start, end);
+  }
+  return out;
+}
+
+/** A batch call's results under construction, one entry at a time. */
+class Columns {
+  constructor() {
+    this.observations = [];
+    this.observationEnds = [];
+    this.observationBytes = 0;
+    this.infos = [];
+    this.infoEnds = [];
+    this.infoBytes = 0;
+    this.rewards = [];
+    this.flags = [];
+    this.errors = [];
+  }
+
+  push(observation, info, reward, flags) {
+    this.observations.push(observation);
+    this.observationBytes += utf8Length(observation);
+    this.observationEnds.push(this.observationBytes);
+    this.infos.push(info);
+    this.infoBytes += utf8Length(info);
+    this.infoEnds.push(this.infoBytes);
+    this.rewards.push(reward);
+    this.flags.push(flags);
+  }
+
+  /** Appends the entry of `call`'s outcome: its `[observation, info, reward, flags]`, or its
+   * refusal; any other exception propagates (a trap). */
+  entry(call) {
+    let entry;
+    try {
+      entry = call(this.flags.length);
+    } catch (error) {
+      if (!(error instanceof GeodeError)) throw error;
+      this.errors.push([this.flags.length, envError(error)]);
+      entry = ["", "", 0, REFUSED];
+    }
+    this.push(...entry);
+  }
+
+  /** Steps member `number` with `action` (null: its bounds did not fit). */
+  step(number, action) {
+    this.entry((k) => {
+      const slot = slotOf(number);
+      if (action === null) throw new Internal(`entry ${k}: action bounds do not fit the actions text`);
+      const out = slot.step(action);
+      const flags = (out.terminated ? TERMINATED : 0) | (out.truncated ? TRUNCATED : 0);
+      return [String(out.observation), infoJson(out.info), Number(out.reward), flags];
+    });
+  }
+
+  /** Starts member `number`'s next episode as `start` says (undefined: the call gave none). */
+  reset(number, start) {
+    this.entry((k) => {
+      const slot = slotOf(number);
+      if (start === undefined) throw new Internal(`entry ${k} has no episode start`);
+      const out =
+        start.tag === "seeded"
+          ? slot.reset(start.val)
+          : slot.resetContinued(start.val.stream, start.val.number);
+      return [String(out.observation), infoJson(out.info), 0, 0];
+    });
+  }
+
+  /** Steps each member with its action. */
+  stepAll(numbers, actions, actionEnds) {
+    const each = actionsOf(actions, actionEnds, numbers.length);
+    for (let k = 0; k < numbers.length; k++) this.step(numbers[k], each[k]);
+  }
+
+  finish() {
+    return {
+      observations: this.observations.join(""),
+      observationEnds: this.observationEnds,
+      infos: this.infos.join(""),
+      infoEnds: this.infoEnds,
+      rewards: this.rewards,
+      flags: Uint8Array.from(this.flags),
+      errors: this.errors,
+    };
+  }
+}
+
+/** The `batch` export: serves every env the `env` export of `contract(plugin)` creates. */
+export const batch = {
+  enrol(member) {
+    return enrol(member.slot);
+  },
+
+  stepEach(numbers, actions, actionEnds) {
+    const out = new Columns();
+    out.stepAll(numbers, actions, actionEnds);
+    return out.finish();
+  },
+
+  resetEach(numbers, starts) {
+    const out = new Columns();
+    numbers.forEach((number, k) => out.reset(number, starts[k]));
+    return out.finish();
+  },
+
+  stepEachThenReset(numbers, actions, actionEnds, starts) {
+    const out = new Columns();
+    out.stepAll(numbers, actions, actionEnds);
+    numbers.forEach((number, k) => {
+      const flags = out.flags[k];
+      if (!(flags & REFUSED) && flags & (TERMINATED | TRUNCATED)) out.reset(number, starts[k]);
+    });
+    return out.finish();
+  },
+};
