@@ -5,18 +5,17 @@
 #   plugins/python-runner/numpy/build.sh [SITE]   (default: target/numpy-wasi/site)
 #
 # SITE receives the `numpy` package (Python files and `.cpython-314-wasm32-wasi.so` modules).
-# Everything comes from package registries: numpy's source distribution (PyPI, sha256-pinned),
-# zig (PyPI `ziglang`, pinned: clang, wasm-ld, wasi-libc, libc++ and compiler-rt), Cython and
-# ninja (PyPI, pinned), and CPython 3.14's headers (Debian's libpython3.14-dev, the current one
-# of sid or forky: the runner's CPython is 3.14, and headers within 3.14 share one ABI). A
+# Everything comes from package registries, through their own clients: pip fetches numpy's
+# source distribution (sha256-pinned), zig (`ziglang`, pinned: clang, wasm-ld, wasi-libc,
+# libc++ and compiler-rt), Cython and ninja (pinned); apt-get fetches CPython 3.14's headers
+# (Debian's libpython3.14-dev, the current one of sid or forky, from the Debian mirror this
+# machine's apt uses: the runner's CPython is 3.14, and headers within 3.14 share one ABI). A
 # stamp skips the build when these files did not change. Takes about 3 minutes on two cores;
-# needs python3 and the network once.
+# needs python3, a Debian apt and the network once.
 set -eu
 NUMPY_VERSION=2.5.5
-NUMPY_URL=https://files.pythonhosted.org/packages/4e/3a/8770c288c47f0b5c2a786d3c20e79f66fd245f2d42cd232d7cd5e00e83e5/numpy-2.5.5.tar.gz
 NUMPY_SHA256=5cddc243c75114ba845f01b1f87aca1572dbf7b6c2d88636ed3e1d2bccd7f1bf
 TOOLS="ziglang==0.17.0 cython==3.3.1 ninja==1.13.2"
-DEBIAN=http://deb.debian.org/debian
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -50,8 +49,27 @@ export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache"
 
 # numpy's source, unpacked afresh and edited.
 src=$work/numpy-$NUMPY_VERSION
-if ! echo "$NUMPY_SHA256  $work/numpy.tar.gz" | sha256sum -c --quiet 2>/dev/null; then
-    curl -fsSL -o "$work/numpy.tar.gz" "$NUMPY_URL"
+if ! echo "$NUMPY_SHA256  $work/numpy.tar.gz" | sha256sum -c --quiet > /dev/null 2>&1; then
+    # pip reads a source distribution's metadata before it saves the archive, by asking the
+    # package's build backend (numpy's, meson-python, would configure a build for it). This
+    # stand-in for the backend answers with the metadata the archive carries (PKG-INFO).
+    rm -rf "$work/pip" && mkdir -p "$work/pip/backend"
+    cat > "$work/pip/backend/mesonpy.py" <<'PY'
+import email.parser, os, shutil
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    with open("PKG-INFO", encoding="utf-8") as f:
+        info = email.parser.Parser().parse(f, headersonly=True)
+    name = "%s-%s.dist-info" % (info["Name"].replace("-", "_"), info["Version"])
+    os.makedirs(os.path.join(metadata_directory, name))
+    shutil.copy("PKG-INFO", os.path.join(metadata_directory, name, "METADATA"))
+    return name
+PY
+    PYTHONPATH="$work/pip/backend" "$py" -m pip download --quiet --disable-pip-version-check \
+        --no-deps --no-binary :all: --no-build-isolation --python-version 3.14 \
+        -d "$work/pip" "numpy==$NUMPY_VERSION"
+    mv "$work/pip/numpy-$NUMPY_VERSION.tar.gz" "$work/numpy.tar.gz"
+    rm -rf "$work/pip"
     echo "$NUMPY_SHA256  $work/numpy.tar.gz" | sha256sum -c --quiet
 fi
 rm -rf "$src" && tar xzf "$work/numpy.tar.gz" -C "$work"
@@ -59,24 +77,50 @@ rm -rf "$src" && tar xzf "$work/numpy.tar.gz" -C "$work"
 
 # CPython 3.14's headers with a pyconfig.h for wasm32-wasi.
 inc=$work/include/python3.14
-# The first of these Debian suites that has the package (unstable, then testing).
-deb=""
-for suite in sid forky; do
-    curl -fsSL -o "$work/Packages.xz" "$DEBIAN/dists/$suite/main/binary-amd64/Packages.xz"
-    deb=$("$py" - "$work/Packages.xz" <<'PY'
-import lzma, sys
-for entry in lzma.open(sys.argv[1], "rt").read().split("\n\n"):
-    fields = dict(line.split(": ", 1) for line in entry.splitlines() if ": " in line)
-    if fields.get("Package") == "libpython3.14-dev":
-        print(fields["Filename"])
-        break
+# apt-get fetches Debian's libpython3.14-dev (amd64, checked against the suite's signed index)
+# from the Debian mirror this machine's apt uses: the first source of a release (not of its
+# -security or -updates suites) in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list.
+mirror=$("$py" - <<'PY'
+import glob, re
+found = []
+for path in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
+    for stanza in re.split(r"\n\s*\n", open(path).read()):
+        fields = dict(re.findall(r"^([A-Za-z-]+):[ \t]*(.*)$", stanza, re.M))
+        if "deb" in fields.get("Types", "").split() and fields.get("Enabled", "yes") != "no":
+            suites = fields.get("Suites", "").split()
+            found += [(uri, suites) for uri in fields.get("URIs", "").split()]
+for path in glob.glob("/etc/apt/sources.list"):
+    for line in open(path):
+        words = re.sub(r"\[[^]]*\]", "", line.split("#")[0]).split()
+        if len(words) >= 3 and words[0] == "deb":
+            found.append((words[1], [words[2]]))
+print(next((uri for uri, suites in found if any("-" not in suite for suite in suites)), ""))
 PY
 )
-    [ -n "$deb" ] && break
-done
-[ -n "$deb" ] || { echo "libpython3.14-dev is in neither Debian sid nor forky" >&2; exit 1; }
+if [ -z "$mirror" ]; then
+    echo "no Debian source in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list" >&2
+    exit 1
+fi
+aptdir=$work/apt
+apt_() {
+    tool=$1 && shift
+    "$tool" -qq -o Dir::Etc::SourceList="$aptdir/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+        -o Dir::State::Lists="$aptdir/lists" -o Dir::Cache="$aptdir/cache" \
+        -o APT::Architecture=amd64 -o APT::Architectures=amd64 -o APT::Sandbox::User=root "$@"
+}
 rm -rf "$work/deb" && mkdir -p "$work/deb"
-curl -fsSL -o "$work/deb/dev.deb" "$DEBIAN/$deb"
+# The first of these Debian suites that has the package (unstable, then testing).
+found=""
+for suite in sid forky; do
+    rm -rf "$aptdir" && mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial"
+    echo "deb $mirror $suite main" > "$aptdir/sources.list"
+    if apt_ apt-get update && apt_ apt-cache show libpython3.14-dev > /dev/null 2>&1; then
+        found=$suite
+        break
+    fi
+done
+[ -n "$found" ] || { echo "libpython3.14-dev is in neither Debian sid nor forky" >&2; exit 1; }
+(cd "$work/deb" && apt_ apt-get download libpython3.14-dev && mv libpython3.14-dev_*.deb dev.deb)
 (cd "$work/deb" && "$zig" ar x dev.deb &&
     "$py" -c 'import glob, tarfile; tarfile.open(glob.glob("data.tar.*")[0]).extractall(".", filter="data")')
 rm -rf "$work/include" && mkdir -p "$inc"
@@ -172,4 +216,4 @@ rm -rf "$site" && mv "$site.tmp" "$site"
 echo "$wanted" > "$stamp"
 # Keep the tools and numpy's source archive; the rest is made again by the next build.
 rm -rf "$build" "$stage" "$src" "$work/deb" "$work/include" "$work/pyconfig-checks" \
-    "$work/zig-cache" "$libs" "$bin" "$work/cross.ini" "$work/Packages.xz"
+    "$work/zig-cache" "$libs" "$bin" "$work/cross.ini" "$aptdir"
