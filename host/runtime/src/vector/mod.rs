@@ -1,8 +1,11 @@
-//! Vectorized stepping: [`VectorEnv`] (synchronous, parallel) and [`AsyncPool`] (EnvPool-style
-//! send/recv), over one data path: slots are members of units ([`Units`]), and every step of a
-//! unit's slots goes through the one autoreset machine (`advance`) and one guest call per unit.
+//! Vectorized stepping: one engine (`engine.rs`: the slots unit by unit, stepped with one guest
+//! call per unit through the one autoreset machine, `advance`) behind two faces: [`VectorEnv`]
+//! (synchronous: every step is the engine's whole-batch step) and [`AsyncPool`] (EnvPool-style
+//! send/recv: queues and workers around the same units; `step_all_now` is the same whole-batch
+//! step).
 
 mod advance;
+mod engine;
 mod gang;
 mod parallel;
 mod pool;

@@ -5,10 +5,10 @@
 //! Work is queued per unit: the jobs waiting for a unit's slots when a worker takes the unit up
 //! run as one batch, with one step call into the unit (see [`super::advance`]).
 
-use super::parallel;
+use super::engine::Engine;
 use super::slot::{AutoresetMode, Slot, SlotStep};
-use super::unit_step::{Slots, UnitStep};
-use super::units::{Layout, UnitSlots, Units};
+use super::unit_step::UnitStep;
+use super::units::Units;
 use crate::env::Info;
 use crate::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
@@ -48,9 +48,8 @@ enum Reply {
 }
 
 struct Shared {
-    units: Vec<Mutex<UnitSlots>>,
+    engine: Engine,
     waiting: Vec<Mutex<Waiting>>,
-    layout: Layout,
     in_flight: Vec<AtomicBool>,
     /// Queues a unit's next batch from a worker (weak: dropping the pool still ends the
     /// workers).
@@ -144,16 +143,15 @@ pub struct AsyncPool {
 impl AsyncPool {
     /// A pool over `envs` with `threads` workers (0 = one per core).
     pub fn new(units: Units, mode: AutoresetMode, threads: usize) -> Result<Self> {
-        let layout = Layout::new(&units);
-        let in_flight = (0..layout.num_envs())
+        let engine = Engine::new(units);
+        let in_flight = (0..engine.num_envs())
             .map(|_| AtomicBool::new(false))
             .collect();
-        let waiting = units.units.iter().map(|_| Mutex::default()).collect();
+        let waiting = (0..engine.num_units()).map(|_| Mutex::default()).collect();
         let (jobs, queue) = flume::unbounded::<usize>();
         let shared = Arc::new(Shared {
-            units: units.units.into_iter().map(Mutex::new).collect(),
+            engine,
             waiting,
-            layout,
             in_flight,
             requeue: jobs.downgrade(),
             mode: AtomicU8::new(mode_index(mode)),
@@ -187,12 +185,12 @@ impl AsyncPool {
 
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
-        self.shared.layout.num_envs()
+        self.shared.engine.num_envs()
     }
 
     /// Number of units the slots are stepped in.
     pub fn num_units(&self) -> usize {
-        self.shared.units.len()
+        self.shared.engine.num_units()
     }
 
     /// The autoreset mode.
@@ -213,8 +211,8 @@ impl AsyncPool {
         f: impl FnOnce(&mut Slot<'_>) -> Result<R>,
     ) -> Result<R> {
         self.claim(index)?;
-        let (unit, member) = self.shared.layout.locate(index)?;
-        let result = f(&mut self.shared.lock(unit).slot(member));
+        let (unit, member) = self.shared.engine.layout.locate(index)?;
+        let result = f(&mut self.shared.engine.lock(unit).slot(member));
         self.shared.in_flight[index].store(false, Ordering::Release);
         result
     }
@@ -263,7 +261,7 @@ impl AsyncPool {
 
     /// Queues a job for a claimed slot, with its unit's waiting jobs.
     fn submit(&self, index: usize, job: Job, reply: Reply) -> Result<()> {
-        let (unit, _) = self.shared.layout.locate(index)?;
+        let (unit, _) = self.shared.engine.layout.locate(index)?;
         {
             let mut waiting = self.shared.waiting(unit);
             waiting.jobs.push((index, job, reply));
@@ -362,11 +360,6 @@ impl Shared {
         MODES[usize::from(self.mode.load(Ordering::Acquire)) % MODES.len()]
     }
 
-    /// Locks unit `n`; a panic while it was held leaves it usable (units check their instance).
-    fn lock(&self, n: usize) -> MutexGuard<'_, UnitSlots> {
-        self.units[n].lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn waiting(&self, n: usize) -> MutexGuard<'_, Waiting> {
         self.waiting[n]
             .lock()
@@ -377,7 +370,7 @@ impl Shared {
     /// that arrive meanwhile go back on the queue as the unit's next batch.
     fn run_unit(&self, n: usize) {
         let jobs = std::mem::take(&mut self.waiting(n).jobs);
-        let start = self.layout.starts[n];
+        let start = self.engine.layout.starts[n];
         let mut steps: Vec<(usize, &str)> = Vec::with_capacity(jobs.len());
         let mut resets: Vec<(usize, Option<u64>)> = Vec::new();
         for (index, job, _) in &jobs {
@@ -388,7 +381,7 @@ impl Shared {
         }
         let mut results: Vec<SlotStep> = Vec::with_capacity(jobs.len());
         {
-            let mut unit = self.lock(n);
+            let mut unit = self.engine.lock(n);
             for first in unit.reset(&resets) {
                 results.push(match first {
                     Ok((observation, info)) => SlotStep::reset(observation, info),
@@ -460,30 +453,19 @@ impl AsyncPool {
         take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
         let n = self.num_envs();
-        if actions.len() != n {
-            return Err(Error::InvalidArgument(format!(
-                "{} actions for {n} envs; pass one per env or a subset by index",
-                actions.len()
-            )));
-        }
+        self.shared.engine.check_action_count(actions.len())?;
         let mut claimed = Claimed(self, 0);
         for index in 0..n {
             self.claim(index)?;
             claimed.1 = index + 1;
         }
         let shared = &*self.shared;
-        let mode = shared.mode();
-        let starts = &shared.layout.starts;
-        let mut units: Vec<usize> = (0..shared.units.len()).collect();
-        let per_unit: Vec<&[S]> = units
-            .iter()
-            .map(|&u| &actions[starts[u]..starts[u] + shared.lock(u).len()])
-            .collect();
-        let step = |u: &mut usize, actions: &&[S]| {
-            let run = shared.lock(*u).advance_all(actions, mode);
-            take(UnitStep::new(Slots::From(starts[*u]), run));
-        };
-        parallel::map_zip(&mut units, &per_unit, step);
+        let sinks = vec![(); shared.engine.num_units()];
+        shared
+            .engine
+            .step_all(actions, shared.mode(), sinks, |(), slots, run| {
+                take(UnitStep::new(slots, run))
+            });
         Ok(())
     }
 }
