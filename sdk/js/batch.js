@@ -11,8 +11,8 @@
  * `(stream, number)` alone (`continued` in rng.js), so the host can replay it.
  */
 
-import { GeodeError, Internal, InvalidState } from "./errors.js";
-import { envError, infoJson } from "./glue.js";
+import { GeodeError, Internal, InvalidState, envError } from "./errors.js";
+import { infoJson } from "./results.js";
 
 const TERMINATED = 1;
 const TRUNCATED = 2;
@@ -103,15 +103,26 @@ function actionsOf(text, ends, n) {
   return out;
 }
 
-/** A batch call's results under construction, one entry at a time. */
+/** `parts` as one text, and the UTF-8 byte end of each part in it. */
+function column(parts) {
+  const text = parts.join("");
+  const ascii = !NON_ASCII.test(text);
+  const ends = new Array(parts.length);
+  let total = 0;
+  for (let k = 0; k < parts.length; k++) {
+    total += ascii ? parts[k].length : utf8Length(parts[k]);
+    ends[k] = total;
+  }
+  return [text, ends];
+}
+
+/** A batch call's results under construction, one entry at a time (the text columns' ends are
+ * counted when it is finished). A refusal fills its member's entry; any other exception
+ * propagates (a trap). */
 class Columns {
   constructor() {
     this.observations = [];
-    this.observationEnds = [];
-    this.observationBytes = 0;
     this.infos = [];
-    this.infoEnds = [];
-    this.infoBytes = 0;
     this.rewards = [];
     this.flags = [];
     this.errors = [];
@@ -119,51 +130,54 @@ class Columns {
 
   push(observation, info, reward, flags) {
     this.observations.push(observation);
-    this.observationBytes += utf8Length(observation);
-    this.observationEnds.push(this.observationBytes);
     this.infos.push(info);
-    this.infoBytes += utf8Length(info);
-    this.infoEnds.push(this.infoBytes);
     this.rewards.push(reward);
     this.flags.push(flags);
   }
 
-  /** Appends the entry of `call`'s outcome: its `[observation, info, reward, flags]`, or its
-   * refusal; any other exception propagates (a trap). */
-  entry(call) {
-    let entry;
-    try {
-      entry = call(this.flags.length);
-    } catch (error) {
-      if (!(error instanceof GeodeError)) throw error;
-      this.errors.push([this.flags.length, envError(error)]);
-      entry = ["", "", 0, REFUSED];
-    }
-    this.push(...entry);
+  refuse(error) {
+    if (!(error instanceof GeodeError)) throw error;
+    this.errors.push([this.flags.length, envError(error)]);
+    this.push("", "", 0, REFUSED);
   }
 
   /** Steps member `number` with `action` (null: its bounds did not fit). */
   step(number, action) {
-    this.entry((k) => {
+    let observation, info, reward, flags;
+    try {
       const slot = slotOf(number);
-      if (action === null) throw new Internal(`entry ${k}: action bounds do not fit the actions text`);
+      if (action === null) {
+        throw new Internal(`entry ${this.flags.length}: action bounds do not fit the actions text`);
+      }
       const out = slot.step(action);
-      const flags = (out.terminated ? TERMINATED : 0) | (out.truncated ? TRUNCATED : 0);
-      return [String(out.observation), infoJson(out.info), Number(out.reward), flags];
-    });
+      observation = String(out.observation);
+      info = infoJson(out.info);
+      reward = Number(out.reward);
+      flags = (out.terminated ? TERMINATED : 0) | (out.truncated ? TRUNCATED : 0);
+    } catch (error) {
+      this.refuse(error);
+      return;
+    }
+    this.push(observation, info, reward, flags);
   }
 
   /** Starts member `number`'s next episode as `start` says (undefined: the call gave none). */
   reset(number, start) {
-    this.entry((k) => {
+    let observation, info;
+    try {
       const slot = slotOf(number);
-      if (start === undefined) throw new Internal(`entry ${k} has no episode start`);
+      if (start === undefined) throw new Internal(`entry ${this.flags.length} has no episode start`);
       const out =
         start.tag === "seeded"
           ? slot.reset(start.val)
           : slot.resetContinued(start.val.stream, start.val.number);
-      return [String(out.observation), infoJson(out.info), 0, 0];
-    });
+      observation = String(out.observation);
+      info = infoJson(out.info);
+    } catch (error) {
+      this.refuse(error);
+      return;
+    }
+    this.push(observation, info, 0, 0);
   }
 
   /** Steps each member with its action. */
@@ -173,11 +187,13 @@ class Columns {
   }
 
   finish() {
+    const [observations, observationEnds] = column(this.observations);
+    const [infos, infoEnds] = column(this.infos);
     return {
-      observations: this.observations.join(""),
-      observationEnds: this.observationEnds,
-      infos: this.infos.join(""),
-      infoEnds: this.infoEnds,
+      observations,
+      observationEnds,
+      infos,
+      infoEnds,
       rewards: this.rewards,
       flags: Uint8Array.from(this.flags),
       errors: this.errors,

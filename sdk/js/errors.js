@@ -41,3 +41,8 @@ export class BadState extends GeodeError {
 
 /** Any other failure the plugin reports without trapping. */
 export class Internal extends GeodeError {}
+
+/** The contract's `env-error` for the refusal `error` (a `GeodeError`). */
+export function envError(error) {
+  return { tag: error.kind, val: error.message };
+}

@@ -7,14 +7,12 @@
 
 import hostLog from "geode:env/log@0.1.0";
 import hostRandom from "wasi:random/random@0.2.0";
-import { GeodeError } from "./errors.js";
+import { GeodeError, envError } from "./errors.js";
 import { setLogSink } from "./log.js";
+import { infoJson } from "./results.js";
 import { setEntropy } from "./rng.js";
 
-/** The contract's `env-error` for the refusal `error` (a `GeodeError`). */
-export function envError(error) {
-  return { tag: error.kind, val: error.message };
-}
+export { envError, infoJson };
 
 /** Runs `fn`, turning a refusal into the contract's error. */
 export function guarded(fn) {
@@ -23,14 +21,6 @@ export function guarded(fn) {
   } catch (error) {
     throw error instanceof GeodeError ? envError(error) : error;
   }
-}
-
-/** An info object as the JSON object text the host expects. */
-export function infoJson(info) {
-  if (info === null || typeof info !== "object" || Array.isArray(info)) {
-    throw new TypeError("info must be an object");
-  }
-  return JSON.stringify(info);
 }
 
 /** UTF-8 bytes of `text`. */

@@ -20,3 +20,11 @@ export class Step {
     this.info = info;
   }
 }
+
+/** An info object as the JSON object text the host expects. */
+export function infoJson(info) {
+  if (info === null || typeof info !== "object" || Array.isArray(info)) {
+    throw new TypeError("info must be an object");
+  }
+  return JSON.stringify(info);
+}

@@ -12,6 +12,7 @@ made on it since: a ``continued`` start reseeds its generator from the episode's
 ``(stream, number)`` alone (:func:`~geode_sdk.rng.continued`), so the host can replay it."""
 
 import weakref
+from itertools import accumulate
 
 from wit_world import exports
 from wit_world.exports import batch as contract
@@ -68,45 +69,37 @@ def _actions(text, ends, n):
 
 
 class _Columns:
-    """:class:`~wit_world.exports.batch.BatchResults` under construction, one entry at a time."""
+    """:class:`~wit_world.exports.batch.BatchResults` under construction, one entry at a time
+    (the text columns' ends are counted when it is finished)."""
 
     def __init__(self):
         self.observations = []
-        self.observation_ends = []
-        self.observation_len = 0
         self.infos = []
-        self.info_ends = []
-        self.info_len = 0
         self.rewards = []
         self.flags = bytearray()
         self.errors = []
 
     def push(self, observation, info, reward, flags):
-        """Appends an entry; the texts come with their UTF-8 lengths, ``(text, length)``."""
-        self.observations.append(observation[0])
-        self.observation_len += observation[1]
-        self.observation_ends.append(self.observation_len)
-        self.infos.append(info[0])
-        self.info_len += info[1]
-        self.info_ends.append(self.info_len)
+        self.observations.append(observation)
+        self.infos.append(info)
         self.rewards.append(reward)
         self.flags.append(flags)
 
     def refuse(self, error):
         self.errors.append((len(self.flags), env_error(error)))
-        self.push(_EMPTY, _EMPTY, 0.0, REFUSED)
+        self.push("", "", 0.0, REFUSED)
 
     def step(self, number, action):
         """Steps member ``number`` with ``action`` (None: its bounds did not fit) into the next
         entry."""
-        k = len(self.flags)
         try:
             slot = _slot(number)
             if action is None:
+                k = len(self.flags)
                 raise Internal(f"entry {k}: action bounds do not fit the actions text")
             out = slot.step(action)
-            observation = _text(str(out.observation))
-            info = _text(info_json(out.info))
+            observation = str(out.observation)
+            info = info_json(out.info)
             reward = float(out.reward)
             flags = (TERMINATED if out.terminated else 0) | (TRUNCATED if out.truncated else 0)
         except GeodeError as error:
@@ -119,17 +112,16 @@ class _Columns:
     def reset(self, number, start):
         """Starts member ``number``'s next episode as ``start`` says (None: the call gave it
         none) into the next entry."""
-        k = len(self.flags)
         try:
             slot = _slot(number)
             if start is None:
-                raise Internal(f"entry {k} has no episode start")
+                raise Internal(f"entry {len(self.flags)} has no episode start")
             if isinstance(start, contract.EpisodeStart_Seeded):
                 out = slot.reset(start.value)
             else:
                 out = slot.reset_continued(start.value.stream, start.value.number)
-            observation = _text(str(out.observation))
-            info = _text(info_json(out.info))
+            observation = str(out.observation)
+            info = info_json(out.info)
         except GeodeError as error:
             self.refuse(error)
             return
@@ -143,23 +135,29 @@ class _Columns:
             self.step(number, action)
 
     def finish(self):
+        try:
+            observations, observation_ends = _column(self.observations)
+            infos, info_ends = _column(self.infos)
+        except BaseException:  # noqa: BLE001 - a text that is not UTF-8 is the env's bug
+            trap()
         return contract.BatchResults(
-            "".join(self.observations),
-            self.observation_ends,
-            "".join(self.infos),
-            self.info_ends,
+            observations,
+            observation_ends,
+            infos,
+            info_ends,
             self.rewards,
             bytes(self.flags),
             self.errors,
         )
 
 
-_EMPTY = ("", 0)
-
-
-def _text(text):
-    """``text`` with its UTF-8 length."""
-    return text, len(text) if text.isascii() else len(text.encode())
+def _column(parts):
+    """``parts`` as one text and the UTF-8 byte end of each part in it (``isascii`` costs
+    nothing on CPython's strings: most columns need no encoding)."""
+    text = "".join(parts)
+    if text.isascii():
+        return text, list(accumulate(map(len, parts)))
+    return text, list(accumulate(len(p) if p.isascii() else len(p.encode()) for p in parts))
 
 
 def _start(starts, k):

@@ -69,8 +69,12 @@ class Slot:
         self.env, self.rng, self.started = env, rng, started
 
 
+# One encoder for every info: `json.dumps` with separators builds a new one per call.
+_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def info_json(info):
     """An info dict as the JSON object text the host expects."""
     if not isinstance(info, dict):
         raise TypeError(f"info must be a dict, got {type(info).__name__}")
-    return json.dumps(info, separators=(",", ":"))
+    return _ENCODE(info)

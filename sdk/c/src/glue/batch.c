@@ -68,9 +68,6 @@ static columns columns_for(size_t cap) {
     c.rewards = room(cap, sizeof *c.rewards);
     c.flags = room(cap, sizeof *c.flags);
     c.errors = room(cap, sizeof *c.errors);
-    /* Never empty, so that the strings handed over always have a buffer. */
-    buffer_append(&c.observations, "", 0);
-    buffer_append(&c.infos, "", 0);
     return c;
 }
 
@@ -102,20 +99,28 @@ static void push_result(columns *c, geode_status status, const geode_result *out
          step ? out->reward : 0.0, flags);
 }
 
+/* `p`, handed over as a list or string of `len` items: the post-return of wit-bindgen's
+ * bindings frees only non-empty ones, so an empty one is freed here. */
+static void *handed(void *p, size_t len) {
+    if (len > 0) return p;
+    free(p);
+    return NULL;
+}
+
 static void finish(columns *c, exports_geode_env_batch_batch_results_t *ret) {
-    ret->observations.ptr = (uint8_t *)c->observations.data;
+    ret->observations.ptr = handed(c->observations.data, c->observations.len);
     ret->observations.len = c->observations.len;
-    ret->infos.ptr = (uint8_t *)c->infos.data;
+    ret->infos.ptr = handed(c->infos.data, c->infos.len);
     ret->infos.len = c->infos.len;
-    ret->observation_ends.ptr = c->observation_ends;
+    ret->observation_ends.ptr = handed(c->observation_ends, c->len);
     ret->observation_ends.len = c->len;
-    ret->info_ends.ptr = c->info_ends;
+    ret->info_ends.ptr = handed(c->info_ends, c->len);
     ret->info_ends.len = c->len;
-    ret->rewards.ptr = c->rewards;
+    ret->rewards.ptr = handed(c->rewards, c->len);
     ret->rewards.len = c->len;
-    ret->flags.ptr = c->flags;
+    ret->flags.ptr = handed(c->flags, c->len);
     ret->flags.len = c->len;
-    ret->errors.ptr = c->errors;
+    ret->errors.ptr = handed(c->errors, c->error_count);
     ret->errors.len = c->error_count;
 }
 

@@ -11,6 +11,12 @@
 void __component_type_object_force_link_batched_env_plugin(void) {}
 
 void glue_set_string(batched_env_plugin_string_t *out, const char *text, size_t len) {
+    /* The bindings' post-return frees only non-empty strings: an empty one owns no memory. */
+    if (len == 0) {
+        out->ptr = NULL;
+        out->len = 0;
+        return;
+    }
     batched_env_plugin_string_dup_n(out, text, len);
 }
 

@@ -19,7 +19,7 @@ struct exports_geode_env_env_instance_t {
 
 typedef exports_geode_env_env_instance_t glue_instance;
 
-/* A copy of `len` bytes of `text` as a contract string. */
+/* A copy of `len` bytes of `text` as a contract string (no memory when empty). */
 void glue_set_string(batched_env_plugin_string_t *out, const char *text, size_t len);
 /* The contract error for the last refusal of kind `status` (its message from `geode_fail`). */
 void glue_refusal(geode_status status, geode_env_types_env_error_t *err);
