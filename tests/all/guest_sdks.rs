@@ -18,7 +18,8 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-fn workspace() -> PathBuf {
+/// The repository root.
+pub(crate) fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -32,12 +33,12 @@ fn try_build(dir: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// Builds the project in `dir`.
-fn build(dir: &Path) -> PathBuf {
+pub(crate) fn build(dir: &Path) -> PathBuf {
     try_build(dir).unwrap_or_else(|e| panic!("building {}: {e:#}", dir.display()))
 }
 
 /// A registry holding only the component of the project in `dir`.
-fn load(dir: &Path) -> Registry {
+pub(crate) fn load(dir: &Path) -> Registry {
     let mut registry = Registry::empty(runtime());
     registry.add_file(&build(dir)).expect("the component loads");
     registry
@@ -82,7 +83,8 @@ fn new_projects_build_and_pass_in_every_language() {
     std::fs::remove_dir_all(&root).ok();
 }
 
-fn example(language: &str) -> PathBuf {
+/// The example plugin project in `language` (`python`, `js`, `c`).
+pub(crate) fn example(language: &str) -> PathBuf {
     workspace().join("examples/plugins").join(language)
 }
 

@@ -11,6 +11,7 @@ mod conformance;
 mod datasets;
 mod example_plugin;
 mod guess_the_number;
+mod guest_batch;
 mod guest_sdks;
 mod hostile_guests;
 mod math_env;

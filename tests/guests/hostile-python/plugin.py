@@ -1,7 +1,8 @@
 """Hostile guests in Python: each id attacks the host in one way when stepped with `go`;
-`hostile-py:healthy` answers every step. The host must stop each attack with its typed error."""
+`hostile-py:healthy` answers every step. The host must stop each attack with its typed error.
+`hostile-py:dice` is a healthy sibling whose episodes draw from the generator (see `Dice`)."""
 
-from geode_sdk import Env, Spec, Step
+from geode_sdk import Env, InvalidState, Reset, Spec, Step
 
 
 class Hostile(Env):
@@ -34,3 +35,34 @@ class Hostile(Env):
 
     def sample_random_action(self, rng):
         return "go"
+
+
+class Dice(Env):
+    """Rolls a die at reset and at every step; a 6 ends the episode, the fourth step truncates
+    it, the action `refuse` is refused. Texts hold non-ASCII characters on purpose."""
+
+    specs = [Spec("hostile-py:dice", "rolls a die per step", {})]
+
+    def __init__(self, id, config):
+        self.turns = 0
+
+    def reset(self, rng):
+        self.turns = 0
+        roll = rng.below(6) + 1
+        return Reset(f"🎲 rolled {roll}", {"roll": roll, "note": "é"})
+
+    def step(self, action, rng):
+        if action == "refuse":
+            raise InvalidState("refused on purpose")
+        self.turns += 1
+        roll = rng.below(6) + 1
+        return Step(
+            f"{action} → {roll}",
+            roll / 6,
+            terminated=roll == 6,
+            truncated=self.turns >= 4,
+            info={"roll": roll, "turns": self.turns},
+        )
+
+    def sample_random_action(self, rng):
+        return rng.choice(["é", "go on"])
