@@ -73,8 +73,10 @@ _Noreturn void geode_panic(const char *message);
 
 /* ---- randomness -------------------------------------------------------------------------- */
 
-/* The env's generator (xoshiro256**, seeded through SplitMix64). The SDK seeds it before a
- * seeded reset, and from the host's (replayable) entropy before the first unseeded one. */
+/* The env's generator (xoshiro256**, seeded through SplitMix64). The SDK reseeds it before a
+ * seeded reset, and before an unseeded one from the episode's numbers the host gives (so the
+ * host can replay it); an env the host never numbered draws its first seed from the host's
+ * (replayable) entropy. */
 typedef struct geode_rng {
     uint64_t s[4];
 } geode_rng;
