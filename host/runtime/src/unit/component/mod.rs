@@ -465,10 +465,16 @@ impl ComponentUnit {
     ) -> std::result::Result<(), Fault> {
         let (first, request) = batch[todo[0]];
         let call = request.name();
-        let batched = self
-            .guest
-            .live()
-            .is_some_and(|live| live.api.batch.is_some());
+        // A lone member's step goes through the plain `env` export: a step carries no episode
+        // start, so both exports give the same result, and a batch call costs more in guests
+        // whose SDK runs the batch loop in an interpreter (Python, JavaScript). Resets keep the
+        // batch export, whose `episode-start` the host needs to replay and seek episodes.
+        let lone_step = self.members.len() == 1 && matches!(request, Request::Step(_));
+        let batched = !lone_step
+            && self
+                .guest
+                .live()
+                .is_some_and(|live| live.api.batch.is_some());
         let budget = match batched {
             true => Budget::Batch(todo.len()),
             false => Budget::Own,
