@@ -2,15 +2,11 @@
 //! [`Tool`] is the Rust trait; [`ComponentTool`] runs a tool plugin under limits.
 
 use crate::Result;
-use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::bindings::tool_world::ToolPlugin;
-use crate::guest::{GuestInstance, Recipe, World};
-use crate::host_state::GuestState;
+use crate::guest::{GuestInstance, Recipe};
 use crate::limits::Limits;
-use crate::plugin::{Plugin, Template};
+use crate::plugin::Plugin;
 use std::sync::Arc;
-use wasmtime::Store;
-use wasmtime::component::ResourceAny;
 
 /// What a tool did with an action addressed to it.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,29 +47,6 @@ impl std::fmt::Debug for ComponentTool {
             .field("id", &self.guest.recipe.id())
             .field("live", &self.guest.is_live())
             .finish()
-    }
-}
-
-impl World for ToolPlugin {
-    const KIND: &'static str = "a tool plugin";
-
-    fn instantiate(
-        plugin: &Plugin,
-        store: &mut Store<GuestState>,
-    ) -> Option<wasmtime::Result<Self>> {
-        match &plugin.template {
-            Template::Tool(pre) => Some(pre.instantiate(store)),
-            _ => None,
-        }
-    }
-
-    fn create(
-        &mut self,
-        store: &mut Store<GuestState>,
-        id: &str,
-        config: &str,
-    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
-        self.geode_env_tool().call_create(store, id, config)
     }
 }
 

@@ -7,6 +7,7 @@ pub(crate) mod budget;
 mod instance;
 mod recipe;
 pub(crate) mod verdict;
+mod worlds;
 
 pub(crate) use instance::{Budget, GuestCall, GuestInstance, Live, World};
 pub(crate) use recipe::Recipe;

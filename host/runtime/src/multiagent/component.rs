@@ -6,19 +6,15 @@
 //! instance from the plugin's template.
 
 use super::{AgentActions, AgentOutput, MultiAgentEnv, Roster};
-use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::bindings::multiagent_world::MultiagentPlugin;
 use crate::bindings::multiagent_world::exports::geode::env::multiagent::{
     Roster as RawRoster, Turn,
 };
-use crate::guest::{GuestCall, GuestInstance, Recipe, World, verdict};
-use crate::host_state::GuestState;
+use crate::guest::{GuestCall, GuestInstance, Recipe, verdict};
 use crate::limits::Limits;
-use crate::plugin::{Plugin, Template};
+use crate::plugin::Plugin;
 use crate::{Error, Info, Result};
 use std::sync::Arc;
-use wasmtime::Store;
-use wasmtime::component::ResourceAny;
 
 /// A multi-agent env provided by a plugin.
 pub struct ComponentMultiAgentEnv {
@@ -34,29 +30,6 @@ impl std::fmt::Debug for ComponentMultiAgentEnv {
             .field("roster", &self.roster)
             .field("live", &self.guest.is_live())
             .finish()
-    }
-}
-
-impl World for MultiagentPlugin {
-    const KIND: &'static str = "a multi-agent plugin";
-
-    fn instantiate(
-        plugin: &Plugin,
-        store: &mut Store<GuestState>,
-    ) -> Option<wasmtime::Result<Self>> {
-        match &plugin.template {
-            Template::MultiAgent(pre) => Some(pre.instantiate(store)),
-            _ => None,
-        }
-    }
-
-    fn create(
-        &mut self,
-        store: &mut Store<GuestState>,
-        id: &str,
-        config: &str,
-    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
-        self.geode_env_multiagent().call_create(store, id, config)
     }
 }
 

@@ -1,17 +1,13 @@
 //! [`ComponentWrapper`]: a wrapper plugin over any env. The host links the plugin's `inner`
 //! import to the wrapped env (a component env, a native wrapper, another component wrapper).
 
-use crate::bindings::env_world::geode::env::types::EnvError;
 use crate::bindings::wrapper_world::WrapperPlugin;
 use crate::env::{Env, Info, ResetOutput, StepOutput};
-use crate::guest::{GuestCall, GuestInstance, Recipe, World};
-use crate::host_state::GuestState;
+use crate::guest::{GuestCall, GuestInstance, Recipe};
 use crate::limits::Limits;
-use crate::plugin::{Plugin, Template};
+use crate::plugin::Plugin;
 use crate::{Error, Result};
 use std::sync::Arc;
-use wasmtime::Store;
-use wasmtime::component::ResourceAny;
 
 /// A wrapper plugin instance over an inner env.
 pub struct ComponentWrapper {
@@ -24,29 +20,6 @@ impl std::fmt::Debug for ComponentWrapper {
             .field("id", &self.guest.recipe.id())
             .field("live", &self.guest.is_live())
             .finish()
-    }
-}
-
-impl World for WrapperPlugin {
-    const KIND: &'static str = "a wrapper plugin";
-
-    fn instantiate(
-        plugin: &Plugin,
-        store: &mut Store<GuestState>,
-    ) -> Option<wasmtime::Result<Self>> {
-        match &plugin.template {
-            Template::Wrapper(pre) => Some(pre.instantiate(store)),
-            _ => None,
-        }
-    }
-
-    fn create(
-        &mut self,
-        store: &mut Store<GuestState>,
-        id: &str,
-        config: &str,
-    ) -> wasmtime::Result<std::result::Result<ResourceAny, EnvError>> {
-        self.geode_env_wrapper().call_create(store, id, config)
     }
 }
 
