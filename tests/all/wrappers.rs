@@ -168,11 +168,13 @@ fn wrapper_plugin_over_a_component_env() {
             .unwrap(),
     );
     let mut env = registry()
-        .make_wrapper(
-            "wrapper:answer-format",
-            &json!({"bonus": 0.5}),
-            Limits::default(),
+        .wrap(
             inner,
+            &WrapperSpec::Plugin {
+                id: "wrapper:answer-format".into(),
+                config: json!({"bonus": 0.5}),
+            },
+            &Limits::default(),
         )
         .unwrap();
     env.reset(Some(42)).unwrap();
@@ -195,11 +197,13 @@ fn wrapper_plugin_over_a_component_env() {
         Some(json!("Enter your next guess."))
     );
     let error = registry()
-        .make_wrapper(
-            "wrapper:answer-format",
-            &json!({"penalty": "x"}),
-            Limits::default(),
+        .wrap(
             healthy(),
+            &WrapperSpec::Plugin {
+                id: "wrapper:answer-format".into(),
+                config: json!({"penalty": "x"}),
+            },
+            &Limits::default(),
         )
         .unwrap_err();
     assert!(
@@ -248,11 +252,13 @@ fn wrapper_plugin_stacks_with_native_wrappers() {
 fn inner_failures_surface_with_their_own_type() {
     let inner: Box<dyn Env> = Box::new(registry().make("hostile:panic", json!({})).unwrap());
     let mut env = registry()
-        .make_wrapper(
-            "wrapper:answer-format",
-            &json!({}),
-            Limits::default(),
+        .wrap(
             inner,
+            &WrapperSpec::Plugin {
+                id: "wrapper:answer-format".into(),
+                config: json!({}),
+            },
+            &Limits::default(),
         )
         .unwrap();
     env.reset(None).unwrap();

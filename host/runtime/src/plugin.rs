@@ -87,7 +87,7 @@ impl std::fmt::Display for PluginKind {
 /// One id a plugin provides.
 #[derive(Debug, Clone)]
 pub struct EnvSpec {
-    /// The id users pass to `make` (or `make_tool` / `make_wrapper`).
+    /// The id users pass to `make` (or `make_tool`, or in a `WrapperSpec::Plugin`).
     pub id: String,
     /// The default configuration (a JSON object).
     pub default_config: Map<String, Value>,

@@ -268,8 +268,9 @@ impl Registry {
         )?))
     }
 
-    /// Makes wrapper `id` (from a wrapper plugin) over `inner`.
-    pub fn make_wrapper(
+    /// Makes wrapper `id` (from a wrapper plugin) over `inner` (what [`Registry::wrap`] does
+    /// for a [`WrapperSpec::Plugin`](crate::WrapperSpec::Plugin)).
+    pub(crate) fn make_wrapper(
         &self,
         id: &str,
         overrides: &Value,
