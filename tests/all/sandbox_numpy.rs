@@ -97,21 +97,50 @@ fn a_rerun_with_numpy_gets_only_what_the_first_run_left() {
         "both runs used {} of {budget}",
         outcome.fuel_used
     );
-    // With room for both runs, the answer comes back, and both runs are counted.
+    // With room for both runs, the answer comes back, and both runs are counted: the failed
+    // first run (measured on a sandbox without numpy) and the work again in the numpy runner
+    // (measured by a program that names numpy in a comment, so it starts there).
     let roomy = RunRequest::python(hidden.as_str(), "").with_fuel(alone.fuel_used * 4);
     let outcome = sandbox.run(&roomy);
-    assert_eq!(outcome.status, RunStatus::Ok, "{}", outcome.stderr);
-    assert!(outcome.fuel_used > 2 * alone.fuel_used - alone.fuel_used / 10);
+    assert_eq!(
+        (outcome.status, outcome.stdout.as_str()),
+        (RunStatus::Ok, "8999955000050000\n"),
+        "{}",
+        outcome.stderr
+    );
+    let first = plain_only().run(&RunRequest::python(hidden.as_str(), ""));
+    assert!(
+        first.stderr.contains("No module named 'numpy'"),
+        "{}",
+        first.stderr
+    );
+    let again = sandbox.run(&RunRequest::python(format!("# numpy\n{work}"), ""));
+    assert_eq!(again.status, RunStatus::Ok, "{}", again.stderr);
+    assert!(
+        outcome.fuel_used > first.fuel_used + again.fuel_used,
+        "both runs used {}; the first alone {}, the work in the numpy runner {}",
+        outcome.fuel_used,
+        first.fuel_used,
+        again.fuel_used
+    );
+}
+
+/// A sandbox with the plain runner only.
+fn plain_only() -> Sandbox {
+    let runtime = geode_tests::runtime();
+    let plain = geode_builtins::python_runner_component().expect("the runner was built");
+    Sandbox::new(runtime.engine(), runtime.cache(), plain).expect("the runner loads")
 }
 
 #[test]
 fn a_numpy_runner_that_does_not_load_is_named_in_the_error() {
     // A broken numpy runner leaves plain programs alone and tells numpy programs why.
     let runtime = geode_tests::runtime();
-    let plain = geode_builtins::python_runner_component().expect("the runner was built");
-    let sandbox = Sandbox::new(runtime.engine(), runtime.cache(), plain)
-        .expect("the runner loads")
-        .with_numpy_runner(runtime.engine(), runtime.cache(), b"not a component".into());
+    let sandbox = plain_only().with_numpy_runner(
+        runtime.engine(),
+        runtime.cache(),
+        b"not a component".into(),
+    );
     let plain_run = sandbox.run(&RunRequest::python("print(6 * 7)", ""));
     assert_eq!(
         (plain_run.status, plain_run.stdout.as_str()),
