@@ -319,3 +319,47 @@ fn a_whole_batch_step_refuses_while_a_slot_is_in_flight() {
     let done = pool.recv(1, Some(Duration::from_secs(30)));
     assert_eq!(done[0].step.observation, "step 2 got e");
 }
+
+#[test]
+fn a_vector_env_turned_pool_keeps_its_episodes_and_starts_workers_only_for_sent_jobs() {
+    let spec = VecSpec::uniform("game:GuessTheNumber-v0-hard", 4, 7);
+    let mut vec = registry().make_vec(&spec).unwrap();
+    let (observations, _) = vec.reset(None).unwrap();
+    let pool = vec.into_pool(3);
+    // Whole-batch calls run on the caller: the same episodes go on, and no worker starts.
+    let guesses = ["\\boxed{1}", "\\boxed{2}", "\\boxed{3}", "\\boxed{4}"];
+    let steps = std::sync::Mutex::new(Vec::new());
+    pool.step_all_now(&guesses, &|part| steps.lock().unwrap().push(part))
+        .unwrap();
+    assert_eq!(
+        steps.into_inner().unwrap().len(),
+        1,
+        "four envs make one unit"
+    );
+    let (again, _) = pool.reset_some_now(&[2], &[Some(9)]).unwrap();
+    assert_eq!(again.len(), 1);
+    assert_ne!(observations[2], "", "reset gave a first observation");
+    assert_eq!(pool.running_workers(), 0, "no worker started");
+    // A sent job starts the workers, once.
+    pool.send(vec![(0, "\\boxed{5}".into())]).unwrap();
+    let done = pool.recv(1, Some(Duration::from_secs(10)));
+    assert_eq!((done.len(), done[0].step.error.is_none()), (1, true));
+    pool.send(vec![(1, "\\boxed{6}".into())]).unwrap();
+    pool.recv(1, Some(Duration::from_secs(10)));
+    assert_eq!(pool.running_workers(), 3);
+    // A partial step refuses a slot in flight and steps nothing then.
+    pool.send(vec![(3, "\\boxed{7}".into())]).unwrap();
+    let refused = pool
+        .step_some_now(&[(2, "\\boxed{8}"), (3, "\\boxed{8}")], &|_| {
+            panic!("nothing steps")
+        })
+        .unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("env 3 still has a step in flight"),
+        "{refused}"
+    );
+    pool.recv(1, Some(Duration::from_secs(10)));
+    drop(pool);
+}

@@ -4,12 +4,9 @@
 use crate::convert::{info_to_py, str_to_py};
 use crate::errors;
 use geode_runtime::InfoStr;
-use geode_runtime::vector::{Completed, SlotStep};
+use geode_runtime::vector::SlotStep;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
-
-/// The result of one slot: its index and its step (a pool's completion, or a vector step's row).
-pub type Row = Completed;
 
 /// Converts infos, copying the previous dict when the JSON text repeats (slots of one game
 /// mostly return the same info, and a dict copy is cheaper than parsing). Only dicts

@@ -19,7 +19,6 @@ mod errors;
 mod eval;
 mod math;
 mod multiagent;
-mod pool;
 mod registry;
 mod seed;
 mod slot_env;
@@ -33,7 +32,6 @@ use pyo3::prelude::*;
 fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::PyEnv>()?;
     m.add_class::<vector::PyVectorEnv>()?;
-    m.add_class::<pool::PyAsyncPool>()?;
     m.add_class::<slot_env::PySlotEnv>()?;
     m.add_class::<tool::PyTool>()?;
     m.add_class::<multiagent::PyMultiAgentEnv>()?;

@@ -1,24 +1,30 @@
-//! `make_vec` and [`PyVectorEnv`]: the synchronous vector env (slots stepped in parallel on the
-//! runtime's thread pool, GIL released) behind `geode.make_vec(..., async_mode=False)`.
+//! `make_vec` and [`PyVectorEnv`], the one native vector env of `geode.make_vec`: GEM's
+//! synchronous whole-batch calls and EnvPool's `send`/`recv` on the same slots (an
+//! [`AsyncPool`] whose workers start with the first job sent).
 
-use crate::columns::{self, LastResult};
+use crate::batch::{InfoCache, row_to_py};
+use crate::bridge::Steps;
+use crate::columns::{self, Columns, LastResult};
 use crate::convert::{self, mode_name, resets_to_py, slot_id};
-use crate::errors::{IntoPyResult, invalid_argument};
-use crate::pool::PyAsyncPool;
+use crate::errors::{self, IntoPyResult, invalid_argument};
 use crate::registry;
 use crate::seed::{self, Seed};
 use crate::slot_env::{PySlotEnv, SlotHost, SlotOwner};
-use geode_runtime::{Actions, AutoresetMode, Result, Slot, Units, VecSpec, VectorEnv};
+use geode_runtime::{AsyncPool, AutoresetMode, Error, Result, Slot, SlotStep, UnitStep, VecSpec};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 use serde_json::Value;
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 /// Makes one env per id (config `configs[i]`, the native `wrappers` in order) and returns a
-/// `VectorEnv`, or an `AsyncPool` with `num_threads` workers (0: one per core) when
-/// `async_mode`. `group_size` is the number of envs per unit (shared component instance): 0
-/// (the default) picks it from the slot count and the cores, 1 gives each env its own (see
+/// `VectorEnv`. With `async_mode`, its slots are laid out for `send`/`recv` (one unit per core,
+/// see `auto_group_size`) and `num_threads` workers (0: one per core) serve them once the first
+/// job is sent; without, the layout of a synchronous vector env and no worker ever starts.
+/// `group_size` is the number of envs per unit (shared component instance): 0 (the default)
+/// picks it from the slot count and the cores, 1 gives each env its own (see
 /// `VecSpec::group_size`). Seeding is left to the caller (`reset_some`).
 #[pyfunction]
 #[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=0))]
@@ -66,41 +72,86 @@ pub fn make_vec(
         limits,
         group_size,
     };
-    if async_mode {
-        let pool = py
-            .detach(|| registry::current()?.make_pool(&spec, num_threads))
-            .py_err(py)?;
-        let pool = PyAsyncPool::new(py, pool, env_ids)?;
-        return Ok(Py::new(py, pool)?.into_any());
-    }
-    let vec = py
-        .detach(|| registry::current()?.make_vec(&spec))
+    let pool = py
+        .detach(|| {
+            let registry = registry::current()?;
+            match async_mode {
+                true => registry.make_pool(&spec, num_threads),
+                false => Ok(registry.make_vec(&spec)?.into_pool(num_threads)),
+            }
+        })
         .py_err(py)?;
-    let vec = PyVectorEnv {
-        vec: Mutex::new(vec),
-        ids: env_ids,
-        last: LastResult::default(),
-    };
-    Ok(Py::new(py, vec)?.into_any())
+    Ok(Py::new(py, PyVectorEnv::new(py, pool, env_ids)?)?.into_any())
 }
 
-/// A synchronous vector env. Use it through `geode.make_vec`, which adds GEM's return types.
+/// A vector env: GEM's synchronous whole-batch calls (`step_all`, `step_some`, `reset_some`, run
+/// on the calling thread and the runtime's helper threads) and EnvPool's asynchronous ones
+/// (`send`/`recv`, and `step_one` for asyncio, served by worker threads started by the first
+/// job). Use it through `geode.make_vec`, which adds GEM's return types.
 #[pyclass(name = "VectorEnv", module = "geode._geode", frozen)]
 pub struct PyVectorEnv {
-    vec: Mutex<VectorEnv>,
+    /// The slots; `None` once closed.
+    pool: RwLock<Option<Arc<AsyncPool>>>,
     ids: Vec<String>,
-    /// The last step's result (see [`LastResult`]).
+    /// Results sent through the shared queue and not yet received.
+    outstanding: AtomicUsize,
+    /// Held by the synchronous whole-batch calls: concurrent ones take turns.
+    batch: Mutex<()>,
+    /// Steps started by `step_one`, by token, until the asyncio loop collects them.
+    steps: Steps<Result<SlotStep>>,
+    /// The last whole-batch step's result (see [`LastResult`]).
     last: LastResult,
 }
 
 impl PyVectorEnv {
-    fn lock(&self) -> MutexGuard<'_, VectorEnv> {
-        self.vec.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The Python face of `pool`, whose slots are envs `ids`.
+    fn new(py: Python<'_>, pool: AsyncPool, ids: Vec<String>) -> PyResult<Self> {
+        Ok(PyVectorEnv {
+            pool: RwLock::new(Some(Arc::new(pool))),
+            ids,
+            outstanding: AtomicUsize::new(0),
+            batch: Mutex::new(()),
+            steps: Steps::new().map_err(|e| {
+                errors::to_py(
+                    py,
+                    &Error::Internal(format!("cannot create the async wake-up socket: {e}")),
+                )
+            })?,
+            last: LastResult::default(),
+        })
     }
 
-    /// Runs `f` on slot `index` (see [`VectorEnv::with_slot`]).
+    /// The slots, or the error of a closed vector env.
+    fn pool(&self) -> Result<Arc<AsyncPool>> {
+        let pool = self.pool.read().unwrap_or_else(PoisonError::into_inner);
+        pool.clone().ok_or_else(|| Error::InvalidState {
+            env: "vector env".into(),
+            message: "the vector env is closed".into(),
+        })
+    }
+
+    /// Runs `f` on slot `index` (see [`AsyncPool::with_slot`]).
     pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
-        self.lock().with_slot(index, f)
+        self.pool()?.with_slot(index, f)
+    }
+
+    /// Refuses a synchronous step or reset while sent results wait to be received.
+    fn no_pending_results(&self) -> Result<()> {
+        let pending = self.outstanding.load(Ordering::Acquire);
+        if pending > 0 {
+            return Err(Error::InvalidArgument(format!(
+                "{pending} sent results are not received yet; recv them before a synchronous step or reset"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Runs the synchronous whole-batch call `f` on the slots once earlier ones returned;
+    /// refused while sent results wait to be received.
+    fn batch<R>(&self, f: impl FnOnce(&AsyncPool) -> Result<R>) -> Result<R> {
+        let _turn = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
+        self.no_pending_results()?;
+        f(&*self.pool()?)
     }
 }
 
@@ -123,7 +174,7 @@ impl PyVectorEnv {
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyTuple>> {
         columns::step_all(py, actions, &self.last, |texts, take| {
-            self.lock().step_streamed(Actions::All(texts), take)
+            self.batch(|pool| pool.step_all_now(texts, take))
         })
     }
 
@@ -138,7 +189,7 @@ impl PyVectorEnv {
             .map(|(i, a)| Ok((*i, a.to_str()?)))
             .collect::<PyResult<Vec<(usize, &str)>>>()?;
         columns::step_some(py, &texts, |take| {
-            self.lock().step_streamed(Actions::Some(&texts), take)
+            self.batch(|pool| pool.step_some_now(&texts, take))
         })
     }
 
@@ -151,9 +202,103 @@ impl PyVectorEnv {
     ) -> PyResult<Bound<'py, PyTuple>> {
         let seeds = seed::unwrap_all(seeds);
         let (observations, infos) = py
-            .detach(|| self.lock().reset_some(&indices, &seeds))
+            .detach(|| self.batch(|pool| pool.reset_some_now(&indices, &seeds)))
             .py_err(py)?;
         resets_to_py(py, observations, &infos)
+    }
+
+    /// Starts a step of each `(index, action)`; returns at once.
+    fn send(&self, py: Python<'_>, pairs: Vec<(usize, String)>) -> PyResult<()> {
+        let n = pairs.len();
+        py.detach(|| self.pool()?.send(pairs)).py_err(py)?;
+        self.outstanding.fetch_add(n, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Starts a reset of each `(index, seed)`; results arrive through `recv` like steps.
+    fn send_reset(&self, py: Python<'_>, pairs: Vec<(usize, Option<Seed>)>) -> PyResult<()> {
+        let pairs: Vec<(usize, Option<u64>)> = pairs
+            .into_iter()
+            .map(|(index, seed)| (index, seed.map(|s| s.0)))
+            .collect();
+        let n = pairs.len();
+        py.detach(|| self.pool()?.send_reset(pairs)).py_err(py)?;
+        self.outstanding.fetch_add(n, Ordering::AcqRel);
+        Ok(())
+    }
+
+    /// Waits for at least `min_batch` results (or `timeout` seconds) and returns every ready
+    /// one as the raw result tuple, in completion order.
+    #[pyo3(signature = (min_batch=1, timeout=None))]
+    fn recv<'py>(
+        &self,
+        py: Python<'py>,
+        min_batch: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        let pending = self.outstanding.load(Ordering::Acquire);
+        if timeout.is_none() && min_batch > pending {
+            return Err(invalid_argument(
+                py,
+                format!(
+                    "recv(min_batch={min_batch}) without a timeout would wait forever: {pending} results are pending"
+                ),
+            ));
+        }
+        let timeout = match timeout {
+            Some(t) => Some(Duration::try_from_secs_f64(t.max(0.0)).map_err(|_| {
+                invalid_argument(py, format!("timeout must be a number of seconds, got {t}"))
+            })?),
+            None => None,
+        };
+        let pool = self.pool().py_err(py)?;
+        let done = py.detach(|| pool.recv(min_batch, timeout));
+        self.outstanding.fetch_sub(done.len(), Ordering::AcqRel);
+        let mut columns = Columns::new(done.iter().map(|row| row.index).collect(), None);
+        for row in done {
+            columns.take(py, &UnitStep::from_slot(row.index, row.step));
+        }
+        columns.finish(py)
+    }
+
+    /// Starts a step of slot `index` under `token`; when it is done `wakeup_fd` becomes readable
+    /// and `drain` returns it. The result does not go through `recv`.
+    fn step_one(&self, py: Python<'_>, index: usize, action: String, token: u64) -> PyResult<()> {
+        let pool = self.pool().py_err(py)?;
+        self.steps
+            .start(token, async move { pool.step_one(index, action).await });
+        Ok(())
+    }
+
+    /// Every finished `step_one` result: `(token, ok, result)` tuples, `result` being the slot's
+    /// 8-tuple, or the exception when the step could not start (`ok` False).
+    fn drain<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let mut infos = InfoCache::default();
+        self.steps
+            .collect()
+            .into_iter()
+            .map(|(token, result)| match result {
+                Ok(row) => (token, true, row_to_py(py, row, &mut infos)?).into_pyobject(py),
+                Err(error) => (token, false, errors::exception(py, &error)).into_pyobject(py),
+            })
+            .collect()
+    }
+
+    /// The file descriptor that becomes readable when `step_one` results are waiting.
+    #[getter]
+    fn wakeup_fd(&self) -> i32 {
+        self.steps.fd()
+    }
+
+    /// Whether slot `index` has a step or reset in flight.
+    fn is_in_flight(&self, index: usize) -> bool {
+        self.pool().is_ok_and(|pool| pool.is_in_flight(index))
+    }
+
+    /// Results sent through `send`/`send_reset` and not yet received.
+    #[getter]
+    fn pending(&self) -> usize {
+        self.outstanding.load(Ordering::Acquire)
     }
 
     /// Number of slots.
@@ -170,30 +315,34 @@ impl PyVectorEnv {
 
     /// `SameStep`, `NextStep` or `Disabled`.
     #[getter]
-    fn autoreset_mode(&self, py: Python<'_>) -> &'static str {
-        // Never wait for the lock holding the GIL: a step holding the lock takes the GIL.
-        mode_name(py.detach(|| self.lock().autoreset_mode()))
+    fn autoreset_mode(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(mode_name(self.pool().py_err(py)?.autoreset_mode()))
     }
 
-    /// Changes the autoreset mode of the steps that follow; episodes go on where they are.
+    /// Changes the autoreset mode of the steps that start from now on; episodes go on where
+    /// they are.
     fn set_autoreset_mode(&self, py: Python<'_>, mode: &str) -> PyResult<()> {
         let mode: AutoresetMode = mode.parse().py_err(py)?;
-        py.detach(|| self.lock().set_autoreset_mode(mode));
+        self.pool().py_err(py)?.set_autoreset_mode(mode);
         Ok(())
     }
 
-    /// Slot `index`, driven like a single env (GEM's `vec.envs[index]`).
+    /// Slot `index`, driven like a single env (GEM's `vec.envs[index]`); fails while the slot
+    /// has a job in flight.
     fn slot(slf: Py<Self>, py: Python<'_>, index: usize) -> PyResult<PySlotEnv> {
         let id = slot_id(py, &slf.get().ids, index)?;
         Ok(PySlotEnv::new(SlotOwner::new(slf), index, id))
     }
 
-    /// Frees every slot's env; the vector env is empty afterwards.
+    /// Frees every slot's env (and stops the workers) once running calls return; every later
+    /// call fails as closed.
     fn close(&self, py: Python<'_>) {
-        py.detach(|| {
-            let empty = VectorEnv::new(Units::default(), AutoresetMode::default(), None);
-            drop(std::mem::replace(&mut *self.lock(), empty));
-        });
+        let pool = self
+            .pool
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        py.detach(|| drop(pool));
     }
 }
 

@@ -137,13 +137,25 @@ impl Completions {
 pub struct AsyncPool {
     shared: Arc<Shared>,
     jobs: Option<flume::Sender<usize>>,
-    workers: Vec<std::thread::JoinHandle<()>>,
+    /// The workers' end of `jobs`, cloned for each worker when they start.
+    queue: flume::Receiver<usize>,
+    /// How many workers start with the first job sent.
+    threads: usize,
+    /// The workers, started by the first job sent: a pool used only through its whole-batch
+    /// calls (`step_all_now`, `step_some_now`, `reset_some_now`) never starts a thread.
+    workers: Mutex<Vec<std::thread::JoinHandle<()>>>,
+    started: AtomicBool,
 }
 
 impl AsyncPool {
-    /// A pool over `envs` with `threads` workers (0 = one per core).
+    /// A pool over `units` with `threads` workers (0 = one per core), started when the first
+    /// job is sent.
     pub fn new(units: Units, mode: AutoresetMode, threads: usize) -> Result<Self> {
-        let engine = Engine::new(units);
+        Ok(Self::over(Engine::new(units), mode, threads))
+    }
+
+    /// A pool over the slots of `engine` (see [`AsyncPool::new`]).
+    pub(crate) fn over(engine: Engine, mode: AutoresetMode, threads: usize) -> Self {
         let in_flight = (0..engine.num_envs())
             .map(|_| AtomicBool::new(false))
             .collect();
@@ -157,15 +169,32 @@ impl AsyncPool {
             mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
         });
-        let threads = if threads == 0 {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        } else {
-            threads
+        let threads = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
         };
-        let mut workers = Vec::with_capacity(threads);
-        for i in 0..threads {
-            let shared = shared.clone();
-            let queue = queue.clone();
+        AsyncPool {
+            shared,
+            jobs: Some(jobs),
+            queue,
+            threads,
+            workers: Mutex::new(Vec::new()),
+            started: AtomicBool::new(false),
+        }
+    }
+
+    /// Starts the workers unless they run already.
+    fn start_workers(&self) -> Result<()> {
+        if self.started.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let mut workers = self.workers.lock().unwrap_or_else(PoisonError::into_inner);
+        if !workers.is_empty() {
+            return Ok(());
+        }
+        for i in 0..self.threads {
+            let shared = self.shared.clone();
+            let queue = self.queue.clone();
             let worker = std::thread::Builder::new()
                 .name(format!("geode-pool-{i}"))
                 .spawn(move || {
@@ -176,11 +205,16 @@ impl AsyncPool {
                 .map_err(|e| Error::Internal(format!("cannot start pool threads: {e}")))?;
             workers.push(worker);
         }
-        Ok(AsyncPool {
-            shared,
-            jobs: Some(jobs),
-            workers,
-        })
+        self.started.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// How many worker threads run: none until the first job is sent, then all of them.
+    pub fn running_workers(&self) -> usize {
+        self.workers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 
     /// Number of slots.
@@ -262,6 +296,7 @@ impl AsyncPool {
     /// Queues a job for a claimed slot, with its unit's waiting jobs.
     fn submit(&self, index: usize, job: Job, reply: Reply) -> Result<()> {
         let (unit, _) = self.shared.engine.layout.locate(index)?;
+        self.start_workers()?;
         {
             let mut waiting = self.shared.waiting(unit);
             waiting.jobs.push((index, job, reply));
@@ -349,7 +384,11 @@ impl AsyncPool {
 impl Drop for AsyncPool {
     fn drop(&mut self) {
         self.jobs = None;
-        for worker in self.workers.drain(..) {
+        let workers = self
+            .workers
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner);
+        for worker in workers.drain(..) {
             let _ = worker.join();
         }
     }
@@ -428,13 +467,32 @@ impl Shared {
     }
 }
 
-/// Releases claimed slots when dropped, also while unwinding.
-struct Claimed<'a>(&'a AsyncPool, usize);
+/// Slots claimed for a whole-batch call, released when dropped (also while unwinding).
+struct Claimed<'a> {
+    pool: &'a AsyncPool,
+    slots: Vec<usize>,
+}
+
+impl<'a> Claimed<'a> {
+    /// Claims every slot of `indices` (all or none): fails when one is out of range, repeated
+    /// or has a job in flight.
+    fn all(pool: &'a AsyncPool, indices: impl IntoIterator<Item = usize>) -> Result<Self> {
+        let mut claimed = Claimed {
+            pool,
+            slots: Vec::new(),
+        };
+        for index in indices {
+            pool.claim(index)?;
+            claimed.slots.push(index);
+        }
+        Ok(claimed)
+    }
+}
 
 impl Drop for Claimed<'_> {
     fn drop(&mut self) {
-        for flag in &self.0.shared.in_flight[..self.1] {
-            flag.store(false, Ordering::Release);
+        for &index in &self.slots {
+            self.pool.shared.in_flight[index].store(false, Ordering::Release);
         }
     }
 }
@@ -452,20 +510,42 @@ impl AsyncPool {
         actions: &[S],
         take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
-        let n = self.num_envs();
         self.shared.engine.check_action_count(actions.len())?;
-        let mut claimed = Claimed(self, 0);
-        for index in 0..n {
-            self.claim(index)?;
-            claimed.1 = index + 1;
-        }
-        let shared = &*self.shared;
-        let sinks = vec![(); shared.engine.num_units()];
-        shared
-            .engine
-            .step_all(actions, shared.mode(), sinks, |(), slots, run| {
-                take(UnitStep::new(slots, run))
-            });
+        let _claimed = Claimed::all(self, 0..self.num_envs())?;
+        let engine = &self.shared.engine;
+        let sinks = vec![(); engine.num_units()];
+        engine.step_all(actions, self.shared.mode(), sinks, |(), slots, run| {
+            take(UnitStep::new(slots, run))
+        });
         Ok(())
+    }
+
+    /// Steps the slots named by `(index, action)` pairs now, like
+    /// [`step_all_now`](Self::step_all_now) (one call per unit, on the calling thread and the
+    /// helper threads), handing each unit's results to `take`. Fails without stepping anything
+    /// when an index is out of range, repeated, or has a job in flight.
+    pub fn step_some_now<S: AsRef<str> + Sync>(
+        &self,
+        pairs: &[(usize, S)],
+        take: &(dyn Fn(UnitStep) + Sync),
+    ) -> Result<()> {
+        let _claimed = Claimed::all(self, pairs.iter().map(|(i, _)| *i))?;
+        let mode = self.shared.mode();
+        self.shared
+            .engine
+            .step_some(pairs, mode, |slots, run| take(UnitStep::new(slots, run)))?;
+        Ok(())
+    }
+
+    /// Resets the given slots with the given seeds (same length) now, one call per unit: each
+    /// slot's first observation and info, in the order given. Fails without resetting anything
+    /// when an index is out of range, repeated, or has a job in flight.
+    pub fn reset_some_now(
+        &self,
+        indices: &[usize],
+        seeds: &[Option<u64>],
+    ) -> Result<(Vec<String>, Vec<Info>)> {
+        let _claimed = Claimed::all(self, indices.iter().copied())?;
+        self.shared.engine.reset_some(indices, seeds)
     }
 }

@@ -2,6 +2,7 @@
 //! (one call into each unit, the units in parallel), results in slot order.
 
 use super::engine::Engine;
+use super::pool::AsyncPool;
 use super::slot::{AutoresetMode, Slot};
 use super::step::VectorStep;
 use super::unit_step::UnitStep;
@@ -37,6 +38,13 @@ impl VectorEnv {
             base_seed: seed,
             seeded_once: false,
         }
+    }
+
+    /// The same slots, in their current state, as an [`AsyncPool`] with `threads` workers (0:
+    /// one per core), which start only when a job is first sent: stepped only through its
+    /// whole-batch calls, the pool is this vector env with `&self` methods.
+    pub fn into_pool(self, threads: usize) -> AsyncPool {
+        AsyncPool::over(self.engine, self.mode, threads)
     }
 
     /// Number of slots.

@@ -282,7 +282,8 @@ def make_vec(
         )
 
     takes_idx = [env_id in ENV_REGISTRY and "dataset" in ENV_REGISTRY[env_id].kwargs for env_id in env_ids]
-    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error, takes_idx=takes_idx)
+    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error, takes_idx=takes_idx,
+                           async_mode=async_mode)
 
 
 def _register_reasoning_gym() -> None:

@@ -1,6 +1,6 @@
-"""``NativeVectorEnv``: a vector env whose slots live in Rust (the synchronous ``VectorEnv`` or,
-with ``async_mode``, the ``AsyncPool``). Stepping releases the GIL; this class adds GEM's return
-types, first-reset seeding, chat-template layers and the error policy."""
+"""``NativeVectorEnv``: a vector env whose slots live in Rust (``_geode.VectorEnv``: GEM's
+synchronous steps, and ``send``/``recv`` with ``async_mode``). Stepping releases the GIL; this
+class adds GEM's return types, first-reset seeding, chat-template layers and the error policy."""
 
 import asyncio
 import itertools
@@ -32,7 +32,7 @@ class NativeVectorEnv(VectorEnv):
 
     def __init__(self, build: Callable[[str], object], env_ids: Sequence[str], seeds: Sequence[Optional[int]],
                  mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info",
-                 takes_idx: Optional[Sequence[bool]] = None):
+                 takes_idx: Optional[Sequence[bool]] = None, async_mode: bool = False):
         super().__init__()
         if on_error not in ("info", "raise"):
             raise InvalidArgumentError(f"on_error must be 'info' or 'raise', got {on_error!r}")
@@ -42,7 +42,7 @@ class NativeVectorEnv(VectorEnv):
         self.num_envs = len(self.env_ids)
         # Which envs read a dataset, and so take GEM's ``idx`` at reset.
         self._takes_idx = list(takes_idx) if takes_idx is not None else [False] * self.num_envs
-        self.async_mode = isinstance(self._raw, _geode.AsyncPool)
+        self.async_mode = async_mode
         self._initial_seeds = list(seeds)
         self._chat_layers = list(chat_layers)
         self._histories = self._new_histories()
