@@ -467,31 +467,34 @@ impl Shared {
     }
 }
 
-/// Slots claimed for a whole-batch call, released when dropped (also while unwinding).
-struct Claimed<'a> {
+/// Slots claimed for a whole-batch call (the first `count` of `indices`), released when
+/// dropped, also while unwinding.
+struct Claimed<'a, I: Iterator<Item = usize> + Clone> {
     pool: &'a AsyncPool,
-    slots: Vec<usize>,
+    indices: I,
+    count: usize,
 }
 
-impl<'a> Claimed<'a> {
+impl<'a, I: Iterator<Item = usize> + Clone> Claimed<'a, I> {
     /// Claims every slot of `indices` (all or none): fails when one is out of range, repeated
     /// or has a job in flight.
-    fn all(pool: &'a AsyncPool, indices: impl IntoIterator<Item = usize>) -> Result<Self> {
+    fn all(pool: &'a AsyncPool, indices: I) -> Result<Self> {
         let mut claimed = Claimed {
             pool,
-            slots: Vec::new(),
+            indices: indices.clone(),
+            count: 0,
         };
         for index in indices {
             pool.claim(index)?;
-            claimed.slots.push(index);
+            claimed.count += 1;
         }
         Ok(claimed)
     }
 }
 
-impl Drop for Claimed<'_> {
+impl<I: Iterator<Item = usize> + Clone> Drop for Claimed<'_, I> {
     fn drop(&mut self) {
-        for &index in &self.slots {
+        for index in self.indices.clone().take(self.count) {
             self.pool.shared.in_flight[index].store(false, Ordering::Release);
         }
     }
