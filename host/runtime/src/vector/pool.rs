@@ -11,7 +11,7 @@ use super::unit_step::UnitStep;
 use super::units::Units;
 use crate::env::Info;
 use crate::{Error, Result};
-use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -50,7 +50,12 @@ enum Reply {
 struct Shared {
     engine: Engine,
     waiting: Vec<Mutex<Waiting>>,
+    /// Which slots a job, a slot visit or a partial call holds.
     in_flight: Vec<AtomicBool>,
+    /// How many of `in_flight` are set: a whole-batch step checks this instead of every slot.
+    claimed: AtomicUsize,
+    /// A whole-batch step runs; slots cannot be claimed meanwhile.
+    whole_batch: AtomicBool,
     /// Queues a unit's next batch from a worker (weak: dropping the pool still ends the
     /// workers).
     requeue: flume::WeakSender<usize>,
@@ -165,6 +170,8 @@ impl AsyncPool {
             engine,
             waiting,
             in_flight,
+            claimed: AtomicUsize::new(0),
+            whole_batch: AtomicBool::new(false),
             requeue: jobs.downgrade(),
             mode: AtomicU8::new(mode_index(mode)),
             done: Completions::default(),
@@ -244,11 +251,9 @@ impl AsyncPool {
         index: usize,
         f: impl FnOnce(&mut Slot<'_>) -> Result<R>,
     ) -> Result<R> {
-        self.claim(index)?;
+        let _claimed = Claimed::all(self, std::iter::once(index))?;
         let (unit, member) = self.shared.engine.layout.locate(index)?;
-        let result = f(&mut self.shared.engine.lock(unit).slot(member));
-        self.shared.in_flight[index].store(false, Ordering::Release);
-        result
+        f(&mut self.shared.engine.lock(unit).slot(member))
     }
 
     /// Whether slot `index` has a step or reset in flight.
@@ -277,16 +282,9 @@ impl AsyncPool {
 
     /// Claims every index (all or nothing), then queues the jobs.
     fn dispatch(&self, jobs: Vec<(usize, Job)>) -> Result<()> {
-        let mut claimed: Vec<usize> = Vec::with_capacity(jobs.len());
-        for (i, _) in &jobs {
-            if let Err(problem) = self.claim(*i) {
-                for j in claimed {
-                    self.shared.in_flight[j].store(false, Ordering::Release);
-                }
-                return Err(problem);
-            }
-            claimed.push(*i);
-        }
+        let claimed = Claimed::all(self, jobs.iter().map(|(i, _)| *i))?;
+        // The jobs own their slots now: each is released when its result is delivered.
+        std::mem::forget(claimed);
         for (index, job) in jobs {
             self.submit(index, job, Reply::Queue)?;
         }
@@ -311,20 +309,31 @@ impl AsyncPool {
             .map_err(|_| Error::Internal("pool workers stopped".into()))
     }
 
+    /// Claims slot `index` for a job, a visit or a partial call (see [`Shared::release`]).
     fn claim(&self, index: usize) -> Result<()> {
+        let shared = &*self.shared;
         let n = self.num_envs();
-        let flag = self.shared.in_flight.get(index).ok_or_else(|| {
+        let flag = shared.in_flight.get(index).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "env index {index} is out of range (num_envs = {n})"
             ))
         })?;
-        flag.compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
-            .map(|_| ())
-            .map_err(|_| {
-                Error::InvalidArgument(format!(
-                    "env {index} still has a step in flight; recv its result before sending again"
-                ))
-            })
+        // Counted before the whole-batch flag is read, and the whole-batch step sets its flag
+        // before it reads the count (all sequentially consistent): one of the two sees the
+        // other.
+        shared.claimed.fetch_add(1, Ordering::SeqCst);
+        let problem = if shared.whole_batch.load(Ordering::SeqCst) {
+            format!("env {index} still has a step in flight (a whole-batch step); wait for it")
+        } else if flag
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_err()
+        {
+            format!("env {index} still has a step in flight; recv its result before sending again")
+        } else {
+            return Ok(());
+        };
+        shared.claimed.fetch_sub(1, Ordering::SeqCst);
+        Err(Error::InvalidArgument(problem))
     }
 
     /// Waits until at least `min_batch` results are ready (or `timeout` passes) and returns every
@@ -449,11 +458,17 @@ impl Shared {
         }
     }
 
+    /// Frees slot `index`, claimed by [`AsyncPool::claim`].
+    fn release(&self, index: usize) {
+        self.in_flight[index].store(false, Ordering::Release);
+        self.claimed.fetch_sub(1, Ordering::SeqCst);
+    }
+
     /// Frees the slots of finished jobs and hands their results over.
     fn deliver(&self, results: impl Iterator<Item = (usize, SlotStep, Reply)>) {
         let mut queued = Vec::new();
         for (index, step, reply) in results {
-            self.in_flight[index].store(false, Ordering::Release);
+            self.release(index);
             match reply {
                 Reply::Queue => queued.push(Completed { index, step }),
                 Reply::One(tx) => {
@@ -495,8 +510,42 @@ impl<'a, I: Iterator<Item = usize> + Clone> Claimed<'a, I> {
 impl<I: Iterator<Item = usize> + Clone> Drop for Claimed<'_, I> {
     fn drop(&mut self) {
         for index in self.indices.clone().take(self.count) {
-            self.pool.shared.in_flight[index].store(false, Ordering::Release);
+            self.pool.shared.release(index);
         }
+    }
+}
+
+/// A whole-batch step's hold on every slot: no slot is claimed while it lasts.
+struct WholeBatch<'a>(&'a Shared);
+
+impl<'a> WholeBatch<'a> {
+    /// Holds every slot; fails when another whole-batch step runs or a slot is claimed.
+    fn start(shared: &'a Shared) -> Result<Self> {
+        if shared.whole_batch.swap(true, Ordering::SeqCst) {
+            return Err(Error::InvalidArgument(
+                "another whole-batch step of this pool is running".into(),
+            ));
+        }
+        let batch = WholeBatch(shared);
+        if shared.claimed.load(Ordering::SeqCst) > 0 {
+            let busy = shared
+                .in_flight
+                .iter()
+                .position(|f| f.load(Ordering::Acquire));
+            return Err(Error::InvalidArgument(match busy {
+                Some(index) => format!(
+                    "env {index} still has a step in flight; recv its result before sending again"
+                ),
+                None => "a slot of this pool is in use; wait for it".into(),
+            }));
+        }
+        Ok(batch)
+    }
+}
+
+impl Drop for WholeBatch<'_> {
+    fn drop(&mut self) {
+        self.0.whole_batch.store(false, Ordering::SeqCst);
     }
 }
 
@@ -514,7 +563,7 @@ impl AsyncPool {
         take: &(dyn Fn(UnitStep) + Sync),
     ) -> Result<()> {
         self.shared.engine.check_action_count(actions.len())?;
-        let _claimed = Claimed::all(self, 0..self.num_envs())?;
+        let _batch = WholeBatch::start(&self.shared)?;
         let engine = &self.shared.engine;
         let sinks = vec![(); engine.num_units()];
         engine.step_all(actions, self.shared.mode(), sinks, |(), slots, run| {
