@@ -95,7 +95,7 @@ pub struct PyVectorEnv {
     ids: Vec<String>,
     /// Results sent through the shared queue and not yet received.
     outstanding: AtomicUsize,
-    /// Held by the synchronous whole-batch calls: concurrent ones take turns.
+    /// Held by the synchronous whole-batch calls and slot visits: concurrent ones take turns.
     batch: Mutex<()>,
     /// Steps started by `step_one`, by token, until the asyncio loop collects them.
     steps: Steps<Result<SlotStep>>,
@@ -130,8 +130,10 @@ impl PyVectorEnv {
         })
     }
 
-    /// Runs `f` on slot `index` (see [`AsyncPool::with_slot`]).
+    /// Runs `f` on slot `index` (see [`AsyncPool::with_slot`]) once the running synchronous
+    /// call returned; fails while the slot has a sent job in flight.
     pub fn with_slot<R>(&self, index: usize, f: impl FnOnce(&mut Slot) -> Result<R>) -> Result<R> {
+        let _turn = self.batch.lock().unwrap_or_else(PoisonError::into_inner);
         self.pool()?.with_slot(index, f)
     }
 
