@@ -107,106 +107,107 @@ function actionsOf(text, ends, n) {
   return out;
 }
 
-/** `values` (bytes) as a `Uint8Array` (a loop: `Uint8Array.from` is slower in QuickJS). */
-function bytes(values) {
-  const out = new Uint8Array(values.length);
-  for (let k = 0; k < values.length; k++) out[k] = values[k];
-  return out;
-}
-
-/** The UTF-8 byte end of each of `parts` in their concatenation (`ascii`: they all are). */
-function byteEnds(parts, ascii) {
-  const ends = new Array(parts.length);
+/** The UTF-8 byte end of each of `parts` in their concatenation (`ascii`: they all are, and
+ * `ends` already holds their UTF-16 ends). */
+function byteEnds(parts, ends, ascii) {
+  if (ascii) return ends;
   let total = 0;
   for (let k = 0; k < parts.length; k++) {
-    total += ascii ? parts[k].length : utf8Length(parts[k]);
+    total += utf8Length(parts[k]);
     ends[k] = total;
   }
   return ends;
 }
 
-/** A batch call's results under construction, one entry at a time (the text columns' ends are
- * counted when it is finished). A refusal fills its member's entry; any other exception
- * propagates (a trap). */
+/** A batch call's results under construction, one entry at a time: each column is filled in
+ * place, and the text columns' UTF-16 ends are counted as entries arrive (their UTF-8 ends when
+ * it is finished). A refusal fills its member's entry; any other exception propagates (a trap).
+ */
 class Columns {
-  constructor() {
-    this.observations = [];
-    this.infos = [];
-    this.rewards = [];
-    this.flags = [];
+  /** Room for `size` entries (a call holds at most twice as many as it names members). */
+  constructor(size) {
+    this.size = 0;
+    this.observations = new Array(size);
+    this.observationEnds = new Array(size);
+    this.observationTotal = 0;
+    this.infos = new Array(size);
+    this.infoEnds = new Array(size);
+    this.infoTotal = 0;
+    this.rewards = new Array(size);
+    this.flags = new Uint8Array(size);
     this.errors = [];
   }
 
   push(observation, info, reward, flags) {
-    this.observations.push(observation);
-    this.infos.push(info);
-    this.rewards.push(reward);
-    this.flags.push(flags);
+    const k = this.size++;
+    this.observations[k] = observation;
+    this.observationEnds[k] = this.observationTotal += observation.length;
+    this.infos[k] = info;
+    this.infoEnds[k] = this.infoTotal += info.length;
+    this.rewards[k] = reward;
+    this.flags[k] = flags;
   }
 
   refuse(error) {
     if (!(error instanceof GeodeError)) throw error;
-    this.errors.push([this.flags.length, envError(error)]);
+    this.errors.push([this.size, envError(error)]);
     this.push("", "", 0, REFUSED);
-  }
-
-  /** Steps member `number` with `action` (null: its bounds did not fit). */
-  step(number, action) {
-    let observation, info, reward, flags;
-    try {
-      const slot = slotOf(number);
-      if (action === null) {
-        throw new Internal(`entry ${this.flags.length}: action bounds do not fit the actions text`);
-      }
-      const out = slot.step(action);
-      observation = String(out.observation);
-      info = infoJson(out.info);
-      reward = Number(out.reward);
-      flags = (out.terminated ? TERMINATED : 0) | (out.truncated ? TRUNCATED : 0);
-    } catch (error) {
-      this.refuse(error);
-      return;
-    }
-    this.push(observation, info, reward, flags);
-  }
-
-  /** Starts member `number`'s next episode as `start` says (undefined: the call gave none). */
-  reset(number, start) {
-    let observation, info;
-    try {
-      const slot = slotOf(number);
-      if (start === undefined) throw new Internal(`entry ${this.flags.length} has no episode start`);
-      const out =
-        start.tag === "seeded"
-          ? slot.reset(start.val)
-          : slot.resetContinued(start.val.stream, start.val.number);
-      observation = String(out.observation);
-      info = infoJson(out.info);
-    } catch (error) {
-      this.refuse(error);
-      return;
-    }
-    this.push(observation, info, 0, 0);
   }
 
   /** Steps each member with its action. */
   stepAll(numbers, actions, actionEnds) {
     const each = actionsOf(actions, actionEnds, numbers.length);
-    for (let k = 0; k < numbers.length; k++) this.step(numbers[k], each[k]);
+    for (let k = 0; k < numbers.length; k++) {
+      try {
+        const slot = slotOf(numbers[k]);
+        if (each[k] === null) {
+          throw new Internal(`entry ${k}: action bounds do not fit the actions text`);
+        }
+        const out = slot.step(each[k]);
+        this.push(
+          String(out.observation),
+          infoJson(out.info),
+          Number(out.reward),
+          (out.terminated ? TERMINATED : 0) | (out.truncated ? TRUNCATED : 0),
+        );
+      } catch (error) {
+        this.refuse(error);
+      }
+    }
+  }
+
+  /** Starts member `number`'s next episode as `start` says (undefined: the call gave none). */
+  reset(number, start) {
+    try {
+      const slot = slotOf(number);
+      if (start === undefined) throw new Internal(`entry ${this.size} has no episode start`);
+      const out =
+        start.tag === "seeded"
+          ? slot.reset(start.val)
+          : slot.resetContinued(start.val.stream, start.val.number);
+      this.push(String(out.observation), infoJson(out.info), 0, 0);
+    } catch (error) {
+      this.refuse(error);
+    }
   }
 
   finish() {
-    const observations = this.observations.join("");
-    const infos = this.infos.join("");
+    const n = this.size;
+    const parts = this.observations;
+    const infoParts = this.infos;
+    parts.length = infoParts.length = this.observationEnds.length = this.infoEnds.length = n;
+    this.rewards.length = n;
+    const observations = parts.join("");
+    const infos = infoParts.join("");
     // One ASCII test for both columns in the usual case (each test has a fixed cost).
     const ascii = ASCII.test(observations + infos);
     return {
       observations,
-      observationEnds: byteEnds(this.observations, ascii || ASCII.test(observations)),
+      observationEnds: byteEnds(parts, this.observationEnds, ascii || ASCII.test(observations)),
       infos,
-      infoEnds: byteEnds(this.infos, ascii || ASCII.test(infos)),
+      infoEnds: byteEnds(infoParts, this.infoEnds, ascii || ASCII.test(infos)),
       rewards: this.rewards,
-      flags: bytes(this.flags),
+      flags: n === this.flags.length ? this.flags : this.flags.slice(0, n),
       errors: this.errors,
     };
   }
@@ -219,24 +220,25 @@ export const batch = {
   },
 
   stepEach(numbers, actions, actionEnds) {
-    const out = new Columns();
+    const out = new Columns(numbers.length);
     out.stepAll(numbers, actions, actionEnds);
     return out.finish();
   },
 
   resetEach(numbers, starts) {
-    const out = new Columns();
-    numbers.forEach((number, k) => out.reset(number, starts[k]));
+    const out = new Columns(numbers.length);
+    for (let k = 0; k < numbers.length; k++) out.reset(numbers[k], starts[k]);
     return out.finish();
   },
 
   stepEachThenReset(numbers, actions, actionEnds, starts) {
-    const out = new Columns();
+    const n = numbers.length;
+    const out = new Columns(2 * n);
     out.stepAll(numbers, actions, actionEnds);
-    numbers.forEach((number, k) => {
+    for (let k = 0; k < n; k++) {
       const flags = out.flags[k];
-      if (!(flags & REFUSED) && flags & (TERMINATED | TRUNCATED)) out.reset(number, starts[k]);
-    });
+      if (!(flags & REFUSED) && flags & (TERMINATED | TRUNCATED)) out.reset(numbers[k], starts[k]);
+    }
     return out.finish();
   },
 };

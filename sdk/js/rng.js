@@ -25,22 +25,40 @@ export class Rng {
         ? [Number(seed & 0xffffffffn), Number((seed >> 32n) & 0xffffffffn)]
         : [seed % 0x100000000, Math.floor(seed / 0x100000000)];
     const mix = { x: low ^ Math.imul(high, 0x27d4eb2d) };
-    this.s = [splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)];
-    if (this.s.every((v) => v === 0)) this.s[0] = 1;
+    const s = [splitmix32(mix), splitmix32(mix), splitmix32(mix), splitmix32(mix)];
+    if (s.every((v) => v === 0)) s[0] = 1;
+    this.s = s;
+  }
+
+  /** The state: four 32-bit words (what snapshots hold). Kept as four fields, which QuickJS
+   * reads and writes faster than array elements. */
+  get s() {
+    return [this.s0, this.s1, this.s2, this.s3];
+  }
+
+  set s(words) {
+    this.s0 = words[0];
+    this.s1 = words[1];
+    this.s2 = words[2];
+    this.s3 = words[3];
+  }
+
+  /** The generator as JSON: its state, `{"s": [...]}`. */
+  toJSON() {
+    return { s: this.s };
   }
 
   /** A uniform 32-bit unsigned integer. */
   next32() {
-    const s = this.s;
-    const result = Math.imul(rotl(Math.imul(s[1], 5), 7), 9) >>> 0;
-    const t = s[1] << 9;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 11);
-    return result;
+    const s0 = this.s0;
+    const s1 = this.s1;
+    const s2 = this.s2 ^ s0;
+    const s3 = this.s3 ^ s1;
+    this.s0 = s0 ^ s3;
+    this.s1 = s1 ^ s2;
+    this.s2 = s2 ^ (s1 << 9);
+    this.s3 = rotl(s3, 11);
+    return Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
   }
 
   /** A uniform integer in `[0, n)` (n up to 2^32), without modulo bias. */

@@ -163,6 +163,49 @@ fn env_i_is_seeded_with_seed_plus_i() {
 }
 
 #[test]
+fn each_slot_takes_its_own_seed_on_its_first_reset_however_it_is_reset() {
+    let id = "game:GuessTheNumber-v0-hard";
+    let lone = |seed| {
+        let mut env = registry().make(id, json!({})).unwrap();
+        env.reset(Some(seed)).unwrap().observation
+    };
+    // Slot seeds given one by one (GEM's vec_kwargs seeds) replace seed + i; a slot without
+    // one starts unseeded.
+    let spec = VecSpec {
+        seeds: vec![Some(5), None, Some(5), Some(9)],
+        ..VecSpec::uniform(id, 4, 100)
+    };
+    let mut vec = registry().make_vec(&spec).unwrap();
+    // A partial reset takes the first seeds of the slots it resets, and only theirs.
+    let (first, _) = vec.reset_some(&[2, 3], &[None, None]).unwrap();
+    assert_eq!(first, [lone(5), lone(9)]);
+    let (all, _) = vec.reset(None).unwrap();
+    assert_eq!(all[0], lone(5), "slot 0 takes its first seed now");
+    assert_ne!(
+        all[2], first[0],
+        "slot 2 used its first seed already and goes on"
+    );
+    // The same seeds through a pool's queued resets.
+    let pool = registry().make_pool(&spec, 1).unwrap();
+    pool.send_reset(vec![(0, None), (3, Some(5))]).unwrap();
+    let mut done = pool.recv(2, Some(std::time::Duration::from_secs(10)));
+    done.sort_by_key(|d| d.index);
+    assert_eq!(done[0].step.observation, lone(5));
+    assert_eq!(
+        done[1].step.observation,
+        lone(5),
+        "a named seed wins over the first seed"
+    );
+    // A count of seeds that does not match the ids is named.
+    let wrong = VecSpec {
+        seeds: vec![Some(1)],
+        ..VecSpec::uniform(id, 2, 0)
+    };
+    let error = registry().make_vec(&wrong).err().expect("refused");
+    assert!(error.to_string().contains("1 seeds for 2 envs"), "{error}");
+}
+
+#[test]
 fn parallel_steps_match_sequential_ones() {
     let spec = VecSpec::uniform("game:GuessTheNumber-v0-hard", 64, 7);
     let mut vec = registry().make_vec(&spec).unwrap();

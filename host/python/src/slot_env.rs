@@ -99,7 +99,7 @@ impl PySlotEnv {
         let seed = seed.map(|s| s.0);
         let (observation, info) = self.owner.with_slot(py, self.index, |slot| {
             if let Some(idx) = idx {
-                slot.env_mut().seek_episode(idx)?;
+                slot.seek_episode(idx)?;
             }
             slot.reset(if idx.is_some() { None } else { seed })
         })?;
@@ -110,7 +110,7 @@ impl PySlotEnv {
     /// `reset(idx=number)`); envs without a dataset walk refuse.
     fn seek_episode(&self, py: Python<'_>, number: u64) -> PyResult<()> {
         self.owner
-            .with_slot(py, self.index, |slot| slot.env_mut().seek_episode(number))
+            .with_slot(py, self.index, |slot| slot.seek_episode(number))
     }
 
     /// Applies one action without autoreset: `(observation, reward, terminated, truncated, info)`.

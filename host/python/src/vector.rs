@@ -25,9 +25,10 @@ use std::time::Duration;
 /// job is sent; without, the layout of a synchronous vector env and no worker ever starts.
 /// `group_size` is the number of envs per unit (shared component instance): 0 (the default)
 /// picks it from the slot count and the cores, 1 gives each env its own (see
-/// `VecSpec::group_size`). Seeding is left to the caller (`reset_some`).
+/// `VecSpec::group_size`). `seeds[i]` seeds slot i's first reset that names no seed
+/// (`VecSpec::seeds`; configs are taken as given).
 #[pyfunction]
-#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=0))]
+#[pyo3(signature = (env_ids, configs=None, wrappers=None, autoreset_mode="SameStep", limits=None, async_mode=false, num_threads=0, group_size=0, seeds=None))]
 #[allow(clippy::too_many_arguments)]
 pub fn make_vec(
     py: Python<'_>,
@@ -39,6 +40,7 @@ pub fn make_vec(
     async_mode: bool,
     num_threads: usize,
     group_size: usize,
+    seeds: Option<Vec<Option<Seed>>>,
 ) -> PyResult<Py<PyAny>> {
     let mode: AutoresetMode = autoreset_mode.parse().py_err(py)?;
     let wrappers = registry::wrapper_specs(wrappers)?;
@@ -62,12 +64,12 @@ pub fn make_vec(
             "a vector env needs at least one env id".into(),
         ));
     }
-    // Seeds are the caller's (GEM's rules, applied at `reset_some`).
     let spec = VecSpec {
         ids: env_ids.clone(),
         wrappers,
         configs,
         seed: None,
+        seeds: seed::unwrap_all(seeds.unwrap_or_default()),
         autoreset: mode,
         limits,
         group_size,

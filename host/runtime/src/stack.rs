@@ -23,10 +23,14 @@ pub struct VecSpec {
     pub wrappers: Vec<WrapperSpec>,
     /// Per-slot config overrides (empty: none; else one per slot).
     pub configs: Vec<Value>,
-    /// Env i is first reset with `seed + i`; an env whose configuration has a `seed` key (the
-    /// dataset envs' shuffle seed) also gets `seed + i` there unless its overrides set one
-    /// (GEM's rule, so the slots do not all walk the dataset in the same order).
+    /// Env i is first reset with `seed + i` (when the reset names no seed); an env whose
+    /// configuration has a `seed` key (the dataset envs' shuffle seed) also gets `seed + i`
+    /// there unless its overrides set one (GEM's rule, so the slots do not all walk the dataset
+    /// in the same order).
     pub seed: Option<u64>,
+    /// Each slot's own seed in place of `seed + i` (empty: none; else one per slot, `None`
+    /// for a slot without a seed): GEM's `vec_kwargs[i]["seed"]`.
+    pub seeds: Vec<Option<u64>>,
     /// What happens after an episode ends.
     pub autoreset: AutoresetMode,
     /// Limits of every guest call.
@@ -41,6 +45,20 @@ pub struct VecSpec {
 }
 
 impl VecSpec {
+    /// Each slot's seed: `seeds[i]`, or `seed + i`.
+    fn slot_seeds(&self) -> Result<Vec<Option<u64>>> {
+        match self.seeds.len() {
+            0 => Ok((0..self.ids.len())
+                .map(|i| self.seed.map(|s| s.wrapping_add(i as u64)))
+                .collect()),
+            n if n == self.ids.len() => Ok(self.seeds.clone()),
+            n => Err(Error::InvalidArgument(format!(
+                "{n} seeds for {} envs",
+                self.ids.len()
+            ))),
+        }
+    }
+
     /// `n` slots of `id`, SameStep autoreset, seeds from `seed`.
     pub fn uniform(id: &str, n: usize, seed: u64) -> Self {
         VecSpec {
@@ -48,6 +66,7 @@ impl VecSpec {
             wrappers: Vec::new(),
             configs: Vec::new(),
             seed: Some(seed),
+            seeds: Vec::new(),
             autoreset: AutoresetMode::SameStep,
             limits: Limits::default(),
             group_size: 0,
@@ -123,19 +142,21 @@ impl Registry {
             true => vec![Value::Null; spec.ids.len()],
             false => spec.configs.clone(),
         };
-        if let Some(seed) = spec.seed {
-            for (i, (id, config)) in spec.ids.iter().zip(&mut configs).enumerate() {
-                self.seed_config(id, config, seed.wrapping_add(i as u64));
+        let seeds = spec.slot_seeds()?;
+        for ((id, config), seed) in spec.ids.iter().zip(&mut configs).zip(&seeds) {
+            if let Some(seed) = seed {
+                self.seed_config(id, config, *seed);
             }
         }
-        self.make_units(
+        let units = self.make_units(
             &spec.ids,
             &configs,
             &spec.wrappers,
             &spec.limits,
             spec.group_size,
             pooled,
-        )
+        )?;
+        Ok(units.with_first_seeds(&seeds))
     }
 
     /// Sets the `seed` key of `overrides` to `seed` when env `id` has that key and the
@@ -242,7 +263,6 @@ impl Registry {
         Ok(VectorEnv::new(
             self.make_slots(spec, false)?,
             spec.autoreset,
-            spec.seed,
         ))
     }
 

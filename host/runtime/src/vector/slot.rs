@@ -65,6 +65,10 @@ pub(crate) struct SlotState {
     pub episode_over: bool,
     /// No reset happened yet.
     pub fresh: bool,
+    /// The seed the slot's next vector reset uses when it is given none: the vector's seed for
+    /// this slot until its first reset (GEM's `make_vec` seeds), then none (its randomness goes
+    /// on).
+    pub first_seed: Option<u64>,
 }
 
 impl Default for SlotState {
@@ -72,6 +76,7 @@ impl Default for SlotState {
         SlotState {
             episode_over: false,
             fresh: true,
+            first_seed: None,
         }
     }
 }
@@ -91,6 +96,14 @@ impl Slot<'_> {
         self.state.episode_over = false;
         self.state.fresh = false;
         Ok((out.observation, out.info))
+    }
+
+    /// Makes the slot's next reset without a seed pose episode `number` of its env's walk (see
+    /// [`Env::seek_episode`]); that reset then takes no first seed either.
+    pub fn seek_episode(&mut self, number: u64) -> Result<()> {
+        self.env_mut().seek_episode(number)?;
+        self.state.first_seed = None;
+        Ok(())
     }
 
     /// Applies one action to the env itself, without autoreset (GEM's `vec.envs[i].step`). The

@@ -24,19 +24,15 @@ pub enum Actions<'a, S: AsRef<str> = String> {
 pub struct VectorEnv {
     engine: Engine,
     mode: AutoresetMode,
-    base_seed: Option<u64>,
-    seeded_once: bool,
 }
 
 impl VectorEnv {
-    /// A vector env over `units`. The first `reset(None)` seeds env i with `seed + i` (GEM's
-    /// rule).
-    pub fn new(units: Units, mode: AutoresetMode, seed: Option<u64>) -> Self {
+    /// A vector env over `units` (whose slots carry the seeds of their first resets, see
+    /// [`Registry::make_vec`](crate::Registry::make_vec)).
+    pub fn new(units: Units, mode: AutoresetMode) -> Self {
         VectorEnv {
             engine: Engine::new(units),
             mode,
-            base_seed: seed,
-            seeded_once: false,
         }
     }
 
@@ -82,24 +78,20 @@ impl VectorEnv {
         self.engine.ids()
     }
 
-    /// Resets every slot: env i with `seed + i`, or with the vector's own seed the first time,
-    /// or unseeded (each slot goes on with its own seed stream).
+    /// Resets every slot: env i with `seed + i`; without a seed, each slot with its own seed
+    /// from the [`VecSpec`](crate::VecSpec) on its first reset, then unseeded (it goes on with
+    /// its own seed stream).
     pub fn reset(&mut self, seed: Option<u64>) -> Result<(Vec<String>, Vec<Info>)> {
-        let base = seed.or(if self.seeded_once {
-            None
-        } else {
-            self.base_seed
-        });
-        self.seeded_once = true;
         let n = self.num_envs();
         let seeds: Vec<Option<u64>> = (0..n)
-            .map(|i| base.map(|s| s.wrapping_add(i as u64)))
+            .map(|i| seed.map(|s| s.wrapping_add(i as u64)))
             .collect();
         let indices: Vec<usize> = (0..n).collect();
         self.reset_some(&indices, &seeds)
     }
 
-    /// Resets the given slots with the given seeds (same length), one call per unit.
+    /// Resets the given slots with the given seeds (same length), one call per unit; a slot
+    /// given no seed takes its first seed on its first reset.
     pub fn reset_some(
         &mut self,
         indices: &[usize],

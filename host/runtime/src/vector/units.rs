@@ -44,10 +44,15 @@ impl UnitSlots {
         self.advance(&batch, mode)
     }
 
-    /// Resets `(member, seed)` pairs (distinct members) with one call.
+    /// Resets `(member, seed)` pairs (distinct members) with one call; a member given no seed
+    /// takes its first seed on its first reset (see [`SlotState::first_seed`]).
     pub fn reset(&mut self, resets: &[(usize, Option<u64>)]) -> Vec<Result<(String, Info)>> {
+        let resets: Vec<(usize, Option<u64>)> = resets
+            .iter()
+            .map(|&(member, seed)| (member, seed.or(self.states[member].first_seed.take())))
+            .collect();
         let mut text = String::new();
-        let outputs = self.unit.reset_each(resets, &mut text);
+        let outputs = self.unit.reset_each(&resets, &mut text);
         resets
             .iter()
             .zip(outputs)
@@ -86,6 +91,18 @@ impl Units {
     /// Number of slots.
     pub fn num_envs(&self) -> usize {
         self.units.iter().map(UnitSlots::len).sum()
+    }
+
+    /// Gives slot i the seed `seeds[i]` for its first reset when that reset names none.
+    pub(crate) fn with_first_seeds(mut self, seeds: &[Option<u64>]) -> Self {
+        let states = self
+            .units
+            .iter_mut()
+            .flat_map(|unit| unit.states.iter_mut());
+        for (state, &seed) in states.zip(seeds) {
+            state.first_seed = seed;
+        }
+        self
     }
 
     /// Number of units (component instances, for component envs).

@@ -278,11 +278,11 @@ def make_vec(
 
     def build(mode_name: str):
         return _geode.make_vec(
-            env_ids, configs, specs, mode_name, limits, async_mode, num_threads, group_size
+            env_ids, configs, specs, mode_name, limits, async_mode, num_threads, group_size, seeds
         )
 
     takes_idx = [env_id in ENV_REGISTRY and "dataset" in ENV_REGISTRY[env_id].kwargs for env_id in env_ids]
-    return NativeVectorEnv(build, env_ids, seeds, mode, chat, on_error, takes_idx=takes_idx,
+    return NativeVectorEnv(build, env_ids, mode, chat, on_error, takes_idx=takes_idx,
                            async_mode=async_mode)
 
 

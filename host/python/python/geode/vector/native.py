@@ -30,8 +30,7 @@ class NativeVectorEnv(VectorEnv):
     hold the last observation and info of episodes that ended under SameStep autoreset (else
     ``None``), and ``errors`` the exception of each slot whose env failed (it was restarted)."""
 
-    def __init__(self, build: Callable[[str], object], env_ids: Sequence[str], seeds: Sequence[Optional[int]],
-                 mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info",
+    def __init__(self, build: Callable[[str], object], env_ids: Sequence[str], mode: AutoresetMode, chat_layers: Sequence = (), on_error: str = "info",
                  takes_idx: Optional[Sequence[bool]] = None, async_mode: bool = False):
         super().__init__()
         if on_error not in ("info", "raise"):
@@ -43,7 +42,6 @@ class NativeVectorEnv(VectorEnv):
         # Which envs read a dataset, and so take GEM's ``idx`` at reset.
         self._takes_idx = list(takes_idx) if takes_idx is not None else [False] * self.num_envs
         self.async_mode = async_mode
-        self._initial_seeds = list(seeds)
         self._chat_layers = list(chat_layers)
         self._histories = self._new_histories()
         self._ended = [False] * self.num_envs
@@ -130,8 +128,9 @@ class NativeVectorEnv(VectorEnv):
         return obs, infos
 
     def _seeds_for(self, idx: List[int], seed) -> List[Optional[int]]:
+        # No seed: each slot's first reset takes its make_vec seed (the native side keeps them).
         if seed is None:
-            seeds = [self._initial_seeds[i] for i in idx]
+            seeds = [None] * len(idx)
         elif isinstance(seed, (int, np.integer)):
             seeds = [int(seed) + i for i in idx]
         else:
@@ -140,8 +139,6 @@ class NativeVectorEnv(VectorEnv):
                 raise InvalidArgumentError(
                     f"If seeds are passed as a list the length must match the envs reset ({len(idx)}), got {len(seeds)}"
                 )
-        for i in idx:
-            self._initial_seeds[i] = None
         return seeds
 
     def _on_reset(self, i: int, obs: str, info: dict) -> str:
