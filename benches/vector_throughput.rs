@@ -126,8 +126,9 @@ fn sync_rate(registry: &Registry, n: usize, group: usize, steps: usize) -> Rate 
 
 fn async_rate(registry: &Registry, n: usize, group: usize, steps: usize, threads: usize) -> f64 {
     let pool: AsyncPool = registry
-        .make_pool(&spec(n, group), threads)
-        .expect("make_pool");
+        .make_vec(&spec(n, group).for_pool())
+        .expect("make_vec")
+        .into_pool(threads);
     pool.send_reset((0..n).map(|i| (i, Some(i as u64))).collect())
         .expect("reset");
     assert_eq!(pool.recv(n, Some(Duration::from_secs(30))).len(), n);

@@ -19,7 +19,10 @@ fn pool(ids: &[&str], threads: usize) -> AsyncPool {
         },
         ..VecSpec::uniform("hostile:healthy", 1, 0)
     };
-    registry().make_pool(&spec, threads).unwrap()
+    registry()
+        .make_vec(&spec.for_pool())
+        .unwrap()
+        .into_pool(threads)
 }
 
 fn reset_all(pool: &AsyncPool) {
@@ -156,7 +159,7 @@ fn autoreset_applies_in_the_pool() {
         autoreset: AutoresetMode::SameStep,
         ..VecSpec::uniform("hostile:healthy", 1, 0)
     };
-    let pool = registry().make_pool(&spec, 1).unwrap();
+    let pool = registry().make_vec(&spec.for_pool()).unwrap().into_pool(1);
     reset_all(&pool);
     let mut last = None;
     for a in ["a", "b", "c"] {

@@ -174,8 +174,9 @@ fn the_async_pool_recovers_units_the_same_way() {
         .make_vec(&spec(32, 1, AutoresetMode::SameStep, tight_limits()))
         .unwrap();
     let pool: AsyncPool = registry()
-        .make_pool(&spec(32, 8, AutoresetMode::SameStep, tight_limits()), 2)
-        .unwrap();
+        .make_vec(&spec(32, 8, AutoresetMode::SameStep, tight_limits()).for_pool())
+        .unwrap()
+        .into_pool(2);
     assert_eq!(pool.num_units(), 4);
     lone.reset(None).unwrap();
     pool.send_reset((0..32).map(|i| (i, Some(11 + i as u64))).collect())
@@ -466,7 +467,10 @@ fn default_vectors_share_units_and_scale_past_the_instance_pool() {
     let spec = VecSpec::uniform("game:Mastermind-v0-easy", 16, 0);
     assert_eq!(registry().make_vec(&spec).unwrap().num_units(), 1);
     let cores = std::thread::available_parallelism().map_or(1, |c| c.get());
-    let pool = registry().make_pool(&spec, 1).unwrap();
+    let pool = registry()
+        .make_vec(&spec.clone().for_pool())
+        .unwrap()
+        .into_pool(1);
     assert_eq!(
         pool.num_units(),
         16_usize.div_ceil(16_usize.div_ceil(cores))

@@ -186,7 +186,10 @@ fn each_slot_takes_its_own_seed_on_its_first_reset_however_it_is_reset() {
         "slot 2 used its first seed already and goes on"
     );
     // The same seeds through a pool's queued resets.
-    let pool = registry().make_pool(&spec, 1).unwrap();
+    let pool = registry()
+        .make_vec(&spec.clone().for_pool())
+        .unwrap()
+        .into_pool(1);
     pool.send_reset(vec![(0, None), (3, Some(5))]).unwrap();
     let mut done = pool.recv(2, Some(std::time::Duration::from_secs(10)));
     done.sort_by_key(|d| d.index);

@@ -76,11 +76,8 @@ pub fn make_vec(
     };
     let pool = py
         .detach(|| {
-            let registry = registry::current()?;
-            match async_mode {
-                true => registry.make_pool(&spec, num_threads),
-                false => Ok(registry.make_vec(&spec)?.into_pool(num_threads)),
-            }
+            let spec = if async_mode { spec.for_pool() } else { spec };
+            Ok(registry::current()?.make_vec(&spec)?.into_pool(num_threads))
         })
         .py_err(py)?;
     Ok(Py::new(py, PyVectorEnv::new(py, pool, env_ids)?)?.into_any())

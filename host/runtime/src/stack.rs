@@ -5,7 +5,7 @@ use crate::limits::Limits;
 use crate::options::MakeOptions;
 use crate::registry::Registry;
 use crate::unit::{BoxedUnit, ComponentUnit, SharedMember, Unit};
-use crate::vector::{AsyncPool, AutoresetMode, Units, VectorEnv};
+use crate::vector::{AutoresetMode, Units, VectorEnv};
 use crate::wrapper_spec::WrapperSpec;
 use crate::wrappers::{EpisodeTracking, ObservationHistory, ToolEnv};
 use crate::{Error, Result};
@@ -57,6 +57,17 @@ impl VecSpec {
                 self.ids.len()
             ))),
         }
+    }
+
+    /// This spec laid out for an [`AsyncPool`](crate::AsyncPool)
+    /// (`registry.make_vec(&spec.for_pool())?.into_pool(threads)`): a group size of 0 picks one
+    /// unit per core even for few slots, so that a slow step holds back fewer episodes (see
+    /// [`auto_group_size`]).
+    pub fn for_pool(mut self) -> Self {
+        if self.group_size == 0 {
+            self.group_size = auto_group_size(self.ids.len(), true);
+        }
+        self
     }
 
     /// `n` slots of `id`, SameStep autoreset, seeds from `seed`.
@@ -129,8 +140,9 @@ impl Registry {
         })
     }
 
-    /// The slots of `spec`, for an async pool when `pooled`.
-    fn make_slots(&self, spec: &VecSpec, pooled: bool) -> Result<Units> {
+    /// A vector env (GEM's `make_vec`); [`VectorEnv::into_pool`] gives its slots `send`/`recv`
+    /// (lay them out with [`VecSpec::for_pool`] first).
+    pub fn make_vec(&self, spec: &VecSpec) -> Result<VectorEnv> {
         if !spec.configs.is_empty() && spec.configs.len() != spec.ids.len() {
             return Err(Error::InvalidArgument(format!(
                 "{} configs for {} envs",
@@ -154,9 +166,11 @@ impl Registry {
             &spec.wrappers,
             &spec.limits,
             spec.group_size,
-            pooled,
         )?;
-        Ok(units.with_first_seeds(&seeds))
+        Ok(VectorEnv::new(
+            units.with_first_seeds(&seeds),
+            spec.autoreset,
+        ))
     }
 
     /// Sets the `seed` key of `overrides` to `seed` when env `id` has that key and the
@@ -176,7 +190,7 @@ impl Registry {
         }
     }
 
-    /// The slots of a vector env (`pooled`: of an async pool): env i of `ids[i]` with overrides
+    /// The slots of a vector env: env i of `ids[i]` with overrides
     /// `configs[i]`, wrapped in `wrappers`, cut into units of up to `group_size` envs (0:
     /// [`auto_group_size`]).
     /// Consecutive envs of one plugin that exports `batch` share a unit (their ids and
@@ -189,7 +203,6 @@ impl Registry {
         wrappers: &[WrapperSpec],
         limits: &Limits,
         group_size: usize,
-        pooled: bool,
     ) -> Result<Units> {
         if ids.is_empty() {
             return Err(Error::InvalidArgument(
@@ -197,7 +210,7 @@ impl Registry {
             ));
         }
         let size = match group_size {
-            0 => auto_group_size(ids.len(), pooled),
+            0 => auto_group_size(ids.len(), false),
             size => size,
         };
         let mut units: Vec<Box<dyn Unit>> = Vec::with_capacity(ids.len().div_ceil(size));
@@ -256,18 +269,5 @@ impl Registry {
         }
         flush(&mut plugin, &mut members, &mut units)?;
         Ok(Units::from_units(units))
-    }
-
-    /// A synchronous vector env (GEM's `make_vec`).
-    pub fn make_vec(&self, spec: &VecSpec) -> Result<VectorEnv> {
-        Ok(VectorEnv::new(
-            self.make_slots(spec, false)?,
-            spec.autoreset,
-        ))
-    }
-
-    /// An asynchronous pool with `threads` workers (0 = one per core).
-    pub fn make_pool(&self, spec: &VecSpec, threads: usize) -> Result<AsyncPool> {
-        AsyncPool::new(self.make_slots(spec, true)?, spec.autoreset, threads)
     }
 }
