@@ -45,6 +45,7 @@ pub mod dataset;
 pub mod episode;
 pub mod error;
 pub mod json_text;
+mod members;
 pub mod multiagent;
 mod plugin;
 pub mod records;

@@ -1,9 +1,9 @@
 //! The glue between an [`Environment`] and the generated component bindings.
 
-use crate::batch::Member;
 use crate::bindings::exports::geode::env::env::{
     EnvError, Guest, GuestInstance, Instance, PluginSpec, ResetResult, StepResult,
 };
+use crate::members::Member;
 use crate::{Config, Environment, EpisodeStart, Error, Rng, Spec};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;

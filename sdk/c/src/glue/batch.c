@@ -14,35 +14,8 @@
 
 enum { TERMINATED = 1, TRUNCATED = 2, REFUSED = 4 };
 
-/* Enrolled instances by number; an entry is NULL once its instance is gone, and may be reused. */
-static glue_instance **members;
-static size_t member_count, member_cap;
-
 uint32_t exports_geode_env_batch_enrol(exports_geode_env_batch_borrow_instance_t member) {
-    if (member->enrolled) return member->enrolled - 1;
-    size_t n = 0;
-    while (n < member_count && members[n]) n++;
-    if (n == member_count) {
-        if (member_count == member_cap) {
-            member_cap = member_cap ? 2 * member_cap : 16;
-            members = realloc(members, member_cap * sizeof *members);
-            if (!members) geode_panic("out of memory");
-        }
-        member_count++;
-    }
-    members[n] = member;
-    member->enrolled = (uint32_t)n + 1;
-    return (uint32_t)n;
-}
-
-void glue_forget(glue_instance *self) {
-    if (self->enrolled) members[self->enrolled - 1] = NULL;
-    self->enrolled = 0;
-}
-
-/* The live instance enrolled as `number`, or NULL. */
-static glue_instance *member(uint32_t number) {
-    return number < member_count ? members[number] : NULL;
+    return glue_enrol(member);
 }
 
 /* A batch call's results under construction, one entry at a time (room for `cap` entries). */
@@ -133,7 +106,7 @@ static bool char_start(const uint8_t *text, size_t len, size_t at) {
 static void step_member(columns *c, uint32_t number, const batched_env_plugin_string_t *actions,
                         size_t start, size_t end) {
     static geode_buffer action;
-    glue_instance *self = member(number);
+    glue_instance *self = glue_member(number);
     geode_result out = {0};
     geode_status status;
     if (!self) {
@@ -154,7 +127,7 @@ static void step_member(columns *c, uint32_t number, const batched_env_plugin_st
 /* Starts member `number`'s next episode as `start` says (NULL: the call gave none). */
 static void reset_member(columns *c, uint32_t number,
                          const exports_geode_env_batch_episode_start_t *start) {
-    glue_instance *self = member(number);
+    glue_instance *self = glue_member(number);
     geode_result out = {0};
     geode_status status;
     if (!self) {

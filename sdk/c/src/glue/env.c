@@ -135,6 +135,36 @@ bool exports_geode_env_env_create(batched_env_plugin_string_t *id,
     return true;
 }
 
+/* Enrolled instances by number; an entry is NULL once its instance is gone, and may be reused. */
+static glue_instance **members;
+static size_t member_count, member_cap;
+
+uint32_t glue_enrol(glue_instance *member) {
+    if (member->enrolled) return member->enrolled - 1;
+    size_t n = 0;
+    while (n < member_count && members[n]) n++;
+    if (n == member_count) {
+        if (member_count == member_cap) {
+            member_cap = member_cap ? 2 * member_cap : 16;
+            members = realloc(members, member_cap * sizeof *members);
+            if (!members) geode_panic("out of memory");
+        }
+        member_count++;
+    }
+    members[n] = member;
+    member->enrolled = (uint32_t)n + 1;
+    return (uint32_t)n;
+}
+
+static void glue_forget(glue_instance *self) {
+    if (self->enrolled) members[self->enrolled - 1] = NULL;
+    self->enrolled = 0;
+}
+
+glue_instance *glue_member(uint32_t number) {
+    return number < member_count ? members[number] : NULL;
+}
+
 void exports_geode_env_env_instance_destructor(exports_geode_env_env_instance_t *self) {
     glue_forget(self);
     free(self->env);

@@ -30,7 +30,9 @@ void glue_reseed(glue_instance *self, uint64_t seed);
 geode_status glue_reset(glue_instance *self, geode_result *out);
 /* Steps `self` with `action` (`len` bytes, NUL-terminated), like glue_reset. */
 geode_status glue_step(glue_instance *self, const char *action, size_t len, geode_result *out);
-/* Forgets `self`'s batch number: its instance is going (batch.c). */
-void glue_forget(glue_instance *self);
+/* Numbers `self` for batch calls (the `enrol` export); an instance keeps its number. */
+uint32_t glue_enrol(glue_instance *self);
+/* The live instance enrolled as `number`, or NULL. */
+glue_instance *glue_member(uint32_t number);
 
 #endif
