@@ -350,19 +350,20 @@ fn a_vector_env_turned_pool_keeps_its_episodes_and_starts_workers_only_for_sent_
     pool.send(vec![(1, "\\boxed{6}".into())]).unwrap();
     pool.recv(1, Some(Duration::from_secs(10)));
     assert_eq!(pool.running_workers(), 3);
-    // A partial step refuses a slot in flight and steps nothing then.
-    pool.send(vec![(3, "\\boxed{7}".into())]).unwrap();
+    // A partial step refuses a slot that is in use (here: visited) and steps nothing then.
     let refused = pool
-        .step_some_now(&[(2, "\\boxed{8}"), (3, "\\boxed{8}")], &|_| {
-            panic!("nothing steps")
+        .with_slot(3, |_| {
+            let refused = pool.step_some_now(&[(2, "\\boxed{8}"), (3, "\\boxed{8}")], &|_| {
+                panic!("nothing steps")
+            });
+            Ok(refused.unwrap_err())
         })
-        .unwrap_err();
+        .unwrap();
     assert!(
         refused
             .to_string()
             .contains("env 3 still has a step in flight"),
         "{refused}"
     );
-    pool.recv(1, Some(Duration::from_secs(10)));
     drop(pool);
 }
