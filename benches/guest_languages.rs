@@ -10,7 +10,7 @@
 
 use geode_cli::guest_build::{self, Language, manifest::Kind, toolchains::Toolchains};
 use geode_runtime::{
-    Actions, CompileCache, EngineSettings, Env, Limits, Registry, Runtime, VecSpec,
+    Actions, CompileCache, ComponentEnv, EngineSettings, Env, Limits, Registry, Runtime, VecSpec,
 };
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -89,9 +89,7 @@ fn measure(language: Language, steps: usize) -> Row {
 
     let limits = Limits::default();
     let instance = mean(20, || {
-        registry
-            .make_component(id, &json!({}), &limits)
-            .expect("make");
+        ComponentEnv::make(&registry, id, &json!({}), &limits).expect("make");
     });
 
     let mut env = registry.make(id, json!({})).expect("make");

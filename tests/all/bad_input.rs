@@ -1,6 +1,8 @@
 //! Bad input from users gets a clear, typed error whose text names what was wrong.
 
-use geode_runtime::{Env, Error, Limits, MakeOptions, PluginSource, RefusalKind, Registry};
+use geode_runtime::{
+    ComponentEnv, Env, Error, Limits, MakeOptions, PluginSource, RefusalKind, Registry,
+};
 use geode_tests::{registry, runtime};
 use serde_json::json;
 
@@ -170,9 +172,7 @@ fn oversized_action_is_refused_before_the_guest_sees_it() {
 
 #[test]
 fn step_before_reset_and_garbage_state_are_refused() {
-    let mut env = registry()
-        .make_component(HARD, &json!({}), &Limits::default())
-        .unwrap();
+    let mut env = ComponentEnv::make(&registry(), HARD, &json!({}), &Limits::default()).unwrap();
     let error = env.step("\\boxed{3}").unwrap_err();
     assert!(
         error.to_string().contains("step called before reset"),

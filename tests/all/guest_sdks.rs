@@ -12,7 +12,9 @@ use geode_cli::episodes;
 use geode_cli::guest_build::{self, Language, manifest::Kind, toolchains::Toolchains};
 use geode_runtime::conformance::{CheckOptions, check_env};
 use geode_runtime::multiagent::AgentOutput;
-use geode_runtime::{Env, Error, Limits, MultiAgentEnv, PluginKind, Registry, Runtime};
+use geode_runtime::{
+    ComponentEnv, Env, Error, Limits, MultiAgentEnv, PluginKind, Registry, Runtime,
+};
 use geode_tests::runtime;
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -135,12 +137,10 @@ fn examples_replay_each_seed_and_differ_across_seeds() {
 /// and a healthy env of the same plugin never noticed.
 fn attack(registry: &Registry, id: &str, healthy: &str) -> Error {
     let limits = Limits::default();
-    let mut sibling = registry
-        .make_component(healthy, &json!({}), &limits)
-        .unwrap();
+    let mut sibling = ComponentEnv::make(registry, healthy, &json!({}), &limits).unwrap();
     sibling.reset(Some(0)).unwrap();
     sibling.step("before").unwrap();
-    let mut env = registry.make_component(id, &json!({}), &limits).unwrap();
+    let mut env = ComponentEnv::make(registry, id, &json!({}), &limits).unwrap();
     env.reset(Some(0)).unwrap();
     let error = env.step("go").expect_err("the attack must fail");
     assert!(error.is_trap(), "{id}: {error}");

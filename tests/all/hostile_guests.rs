@@ -7,9 +7,7 @@ use serde_json::json;
 use std::time::{Duration, Instant};
 
 fn make(id: &str, limits: Limits) -> ComponentEnv {
-    registry()
-        .make_component(id, &json!({}), &limits)
-        .expect("make hostile env")
+    ComponentEnv::make(&registry(), id, &json!({}), &limits).expect("make hostile env")
 }
 
 /// Runs one step of `id` under `limits`, checks it fails within `bound`, then checks the
@@ -213,9 +211,8 @@ fn trapping_reset_is_typed_and_retried_fresh() {
         fuel_per_call: Some(10_000_000),
         ..Limits::default()
     };
-    let mut env = registry()
-        .make_component("hostile:slow-reset", &json!({}), &limits)
-        .unwrap();
+    let mut env =
+        ComponentEnv::make(&registry(), "hostile:slow-reset", &json!({}), &limits).unwrap();
     for _ in 0..2 {
         let error = env.reset(None).unwrap_err();
         assert!(

@@ -288,6 +288,66 @@ fn self_play_with_random_legal_moves_finishes_games() {
     assert!(finished >= 8 * 40 / 9, "{finished} games finished");
 }
 
+/// Steps a self-play vector with random legal moves until env 0's game ends; returns that step.
+fn play_until_env_0_ends(vec: &mut MultiAgentVec) -> geode_runtime::multiagent::VecEnvStep {
+    for _ in 0..20 {
+        let actions = vec.sample_random_actions().unwrap();
+        let mut steps = vec.step(&actions).unwrap();
+        if vec.env(0).agents().is_empty() {
+            return steps.swap_remove(0);
+        }
+    }
+    panic!("no game of tic-tac-toe lasts 20 moves");
+}
+
+#[test]
+fn the_self_play_vector_follows_the_single_agent_autoreset_rules() {
+    use geode_runtime::AutoresetMode;
+    let refusal = |step: &geode_runtime::multiagent::VecEnvStep| match &step.outputs {
+        Err(Error::InvalidState { message, .. }) => message.clone(),
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    // Before any reset, a step is refused (no env is touched).
+    let mut vec = MultiAgentVec::new(make("ma:TicTacToe-v0"), 2).unwrap();
+    let steps = vec.step(&[vec![], vec![]]).unwrap();
+    assert!(refusal(&steps[0]).contains("before reset"));
+
+    // NextStep: the step that ends a game returns its last outputs and no reset; the next step
+    // ignores its actions and starts a new game (reward 0).
+    let mut vec = MultiAgentVec::new(make("ma:TicTacToe-v0"), 2)
+        .unwrap()
+        .with_mode(AutoresetMode::NextStep);
+    vec.reset(Some(3)).unwrap();
+    let last = play_until_env_0_ends(&mut vec);
+    assert!(last.reset.is_none());
+    assert!(
+        last.outputs
+            .unwrap()
+            .iter()
+            .any(|o| o.terminated || o.truncated)
+    );
+    let ignored = acts(&[("player_0", "\\boxed{5}")]);
+    let next = vec.step(&[ignored, vec![]]).unwrap();
+    let first = next[0].outputs.as_ref().unwrap();
+    assert_eq!(first.len(), 2);
+    assert!(first.iter().all(|o| o.reward == 0.0 && !o.terminated));
+    assert!(next[0].reset.is_none());
+    assert_eq!(vec.env(0).active_agents(), ["player_0"]);
+
+    // Disabled: a finished game stays finished until the caller resets it.
+    let mut vec = MultiAgentVec::new(make("ma:TicTacToe-v0"), 2)
+        .unwrap()
+        .with_mode(AutoresetMode::Disabled);
+    vec.reset(Some(3)).unwrap();
+    assert!(play_until_env_0_ends(&mut vec).reset.is_none());
+    let steps = vec.step(&[vec![], vec![]]).unwrap();
+    assert!(refusal(&steps[0]).contains("autoreset is disabled"));
+    assert_eq!(vec.reset_one(0, Some(4)).unwrap().len(), 2);
+    let actions = vec.sample_random_actions().unwrap();
+    assert!(vec.step(&actions).unwrap()[0].outputs.is_ok());
+    assert!(vec.reset_one(2, None).is_err());
+}
+
 #[test]
 fn multiagent_ids_are_listed_as_such_and_not_made_as_single_agent_envs() {
     let registry = registry();

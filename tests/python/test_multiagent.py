@@ -197,6 +197,23 @@ def test_self_play_vector_with_random_legal_moves(gem, ma):
     assert all(sum(returns.values()) == 0.0 for returns in vec.finished), "zero-sum game"
 
 
+def test_native_self_play_vector_takes_the_autoreset_modes(gem):
+    native = gem.make("ma:TicTacToe-v0")._native
+    with pytest.raises(gem.GeodeError, match="sometimes"):
+        native.vector(2, autoreset_mode="sometimes")
+    vec = native.vector(2, autoreset_mode="Disabled")
+    vec.reset(seed=3)
+    for _ in range(9):
+        vec.step(vec.sample_random_actions())
+    # Every game of tic-tac-toe is over after nine moves; Disabled leaves it over.
+    assert vec.active_agents() == [[], []]
+    step, reset = vec.step([{}, {}])[0]
+    assert isinstance(step, gem.GeodeError) and "autoreset is disabled" in str(step) and reset is None
+    observations, _ = vec.reset_one(0, seed=4)
+    assert set(observations) == {"player_0", "player_1"}
+    assert vec.active_agents()[0] == ["player_0"]
+
+
 def test_self_play_isolates_a_failing_env(gem, ma, ma_poison):
     vec = ma.SelfPlayVectorEnv(gem.make("ma-poison:Echo-v0"), num_envs=3)
     turns = vec.reset(seed=0)

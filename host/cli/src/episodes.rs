@@ -21,7 +21,7 @@ use crate::guest_build::manifest::{self, Kind};
 use crate::multiagent_episodes::MultiAgentEpisode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use geode_runtime::{Env, Limits, Registry, Runtime};
+use geode_runtime::{ComponentEnv, Env, Limits, Registry, Runtime};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -95,7 +95,7 @@ pub fn play(registry: &Registry, script: &Script) -> Result<(), String> {
 
 fn play_env(registry: &Registry, episode: &Episode) -> Result<(), String> {
     let overrides = Value::Object(episode.config.clone());
-    let made = registry.make_component(&episode.id, &overrides, &Limits::default());
+    let made = ComponentEnv::make(registry, &episode.id, &overrides, &Limits::default());
     let mut env = match (made, &episode.reset.error) {
         // A configuration the env refuses: the script expects the refusal at creation.
         (Err(e), Some(want)) if e.to_string().contains(want.as_str()) => return Ok(()),

@@ -7,7 +7,7 @@ use crate::errors::{self, IntoPyResult};
 use crate::registry;
 use crate::seed::Seed;
 use geode_runtime::multiagent::{AgentOutput, VecEnvStep};
-use geode_runtime::{MultiAgentEnv, MultiAgentVec, Result};
+use geode_runtime::{AutoresetMode, MultiAgentEnv, MultiAgentVec, Result};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -212,11 +212,19 @@ impl PyMultiAgentEnv {
         })
     }
 
-    /// A vector of `num_envs` envs like this one (fresh, not reset), for self-play.
-    fn vector(&self, py: Python<'_>, num_envs: usize) -> PyResult<PyMultiAgentVec> {
+    /// A vector of `num_envs` envs like this one (fresh, not reset), for self-play, under
+    /// `autoreset_mode` (`SameStep`, `NextStep` or `Disabled`, as for single-agent vectors).
+    #[pyo3(signature = (num_envs, autoreset_mode="SameStep"))]
+    fn vector(
+        &self,
+        py: Python<'_>,
+        num_envs: usize,
+        autoreset_mode: &str,
+    ) -> PyResult<PyMultiAgentVec> {
+        let mode: AutoresetMode = autoreset_mode.parse().py_err(py)?;
         let first = self.with(py, |env| env.spawn())?;
         let vec = py
-            .detach(|| MultiAgentVec::new(first, num_envs))
+            .detach(|| MultiAgentVec::new(first, num_envs).map(|v| v.with_mode(mode)))
             .py_err(py)?;
         Ok(PyMultiAgentVec {
             vec: Mutex::new(vec),
@@ -262,6 +270,21 @@ impl PyMultiAgentVec {
             list.append(reset_to_py(py, out)?)?;
         }
         Ok(list)
+    }
+
+    /// Resets env `index` alone (what `Disabled` autoreset leaves to the caller):
+    /// `(observations, infos)`.
+    #[pyo3(signature = (index, seed=None))]
+    fn reset_one<'py>(
+        &self,
+        py: Python<'py>,
+        index: usize,
+        seed: Option<Seed>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let out = py
+            .detach(|| self.lock().reset_one(index, seed.map(|s| s.0)))
+            .py_err(py)?;
+        Ok(reset_to_py(py, &out)?.into_pyobject(py)?.into_any())
     }
 
     /// Steps env `i` with `actions[i]` (`{agent: action}`). Returns one entry per env:

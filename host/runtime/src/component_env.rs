@@ -4,11 +4,13 @@
 //! breaks the contract discards the instance; the next `reset` builds a new one from the
 //! plugin's pre-instantiated template (microseconds), so a bad episode never poisons the next.
 
-use crate::Result;
 use crate::env::{Env, ResetOutput, StepOutput};
 use crate::limits::Limits;
 use crate::plugin::Plugin;
+use crate::plugin::PluginKind;
 use crate::unit::{ComponentUnit, MemberEnv, Unit};
+use crate::{Registry, Result};
+use serde_json::Value;
 use std::sync::Arc;
 
 /// An env provided by a component plugin.
@@ -22,6 +24,14 @@ impl ComponentEnv {
     pub fn new(plugin: Arc<Plugin>, id: &str, config_json: String, limits: Limits) -> Result<Self> {
         let unit = ComponentUnit::new(plugin, vec![(id.to_owned(), config_json)], limits)?;
         Ok(Self::from_unit(unit))
+    }
+
+    /// Makes env `id` of a plugin in `registry` as this concrete type, for what only
+    /// component envs offer (`is_live`, the instance's memory); [`Registry::make`] serves
+    /// every id.
+    pub fn make(registry: &Registry, id: &str, overrides: &Value, limits: &Limits) -> Result<Self> {
+        let (plugin, config) = registry.resolve(id, PluginKind::Env, overrides)?;
+        ComponentEnv::new(plugin, id, config, limits.clone())
     }
 
     /// The env of a unit of one.

@@ -221,20 +221,8 @@ impl Registry {
         let entry = self.lookup(id)?.expect_kind(PluginKind::Env)?;
         match &entry.provider {
             Provider::Native(native) => native.make_env(&self.runtime, id, overrides, limits),
-            Provider::Plugin(_) => Ok(Box::new(self.make_component(id, overrides, limits)?)),
+            Provider::Plugin(_) => Ok(Box::new(ComponentEnv::make(self, id, overrides, limits)?)),
         }
-    }
-
-    /// Makes env `id` of a plugin as its concrete type, for what only component envs offer
-    /// (`is_live`, the instance's memory); [`make`](Self::make) serves every id.
-    pub fn make_component(
-        &self,
-        id: &str,
-        overrides: &Value,
-        limits: &Limits,
-    ) -> Result<ComponentEnv> {
-        let (plugin, config) = self.resolve(id, PluginKind::Env, overrides)?;
-        ComponentEnv::new(plugin, id, config, limits.clone())
     }
 
     /// Makes tool `id`, whoever provides it.

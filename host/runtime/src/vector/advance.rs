@@ -6,7 +6,7 @@
 //! and pool step goes through [`advance`]; the results come packed (see [`PackedRun`]), entry
 //! `k` for `batch[k]`.
 
-use super::slot::{AutoresetMode, SlotState};
+use super::slot::{AutoresetMode, Plan, SlotState};
 use crate::Error;
 use crate::unit::{PackedEntry, PackedRun, TextStep, Unit};
 
@@ -18,30 +18,6 @@ enum AwaitingReset {
     Ended(TextStep),
     /// Its env failed; it restarts.
     Failed(Error),
-}
-
-/// What a slot's next step has to do under `mode`.
-enum Plan {
-    Step,
-    ResetOnly,
-    Refuse(Error),
-}
-
-fn plan(state: &SlotState, id: impl Fn() -> String, mode: AutoresetMode) -> Plan {
-    if state.fresh {
-        return Plan::Refuse(Error::InvalidState {
-            env: id(),
-            message: "step called before reset".into(),
-        });
-    }
-    match (state.episode_over, mode) {
-        (false, _) | (true, AutoresetMode::SameStep) => Plan::Step,
-        (true, AutoresetMode::NextStep) => Plan::ResetOnly,
-        (true, AutoresetMode::Disabled) => Plan::Refuse(Error::InvalidState {
-            env: id(),
-            message: "the episode is over and autoreset is disabled; reset this slot".into(),
-        }),
-    }
 }
 
 /// Room reserved per member in a run's text (observation and info; more grows the buffer).
@@ -67,7 +43,7 @@ pub(crate) fn advance(
     let mut stepping: Vec<usize> = Vec::with_capacity(batch.len());
     let mut to_step: Vec<(usize, &str)> = Vec::with_capacity(batch.len());
     for (k, &(member, action)) in batch.iter().enumerate() {
-        match plan(&states[member], || unit.id(member).to_owned(), mode) {
+        match states[member].plan(mode, || unit.id(member).to_owned()) {
             Plan::Refuse(error) => run.entries[k] = run.refused(k, error),
             Plan::ResetOnly => awaiting.push((k, AwaitingReset::ResetOnly)),
             Plan::Step => {

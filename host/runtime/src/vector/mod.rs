@@ -18,6 +18,7 @@ mod units;
 
 pub use pool::{AsyncPool, Completed};
 pub use slot::{AutoresetMode, Slot, SlotStep};
+pub(crate) use slot::{Plan, SlotState};
 pub use step::VectorStep;
 pub use sync::{Actions, VectorEnv};
 pub use unit_step::UnitStep;

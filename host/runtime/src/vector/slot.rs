@@ -81,6 +81,43 @@ impl Default for SlotState {
     }
 }
 
+/// What a slot's next step has to do: the autoreset rules every vector (single- and
+/// multi-agent) follows.
+pub(crate) enum Plan {
+    /// Step the env with the action.
+    Step,
+    /// NextStep after an episode ended: ignore the action and reset.
+    ResetOnly,
+    /// Refuse the step: no reset yet, or the episode is over and autoreset is disabled.
+    Refuse(Error),
+}
+
+impl SlotState {
+    /// What the next step has to do under `mode`; `id` names the env in a refusal.
+    pub(crate) fn plan(&self, mode: AutoresetMode, id: impl Fn() -> String) -> Plan {
+        if self.fresh {
+            return Plan::Refuse(Error::InvalidState {
+                env: id(),
+                message: "step called before reset".into(),
+            });
+        }
+        match (self.episode_over, mode) {
+            (false, _) | (true, AutoresetMode::SameStep) => Plan::Step,
+            (true, AutoresetMode::NextStep) => Plan::ResetOnly,
+            (true, AutoresetMode::Disabled) => Plan::Refuse(Error::InvalidState {
+                env: id(),
+                message: "the episode is over and autoreset is disabled; reset this slot".into(),
+            }),
+        }
+    }
+
+    /// Records a reset: the episode is under way.
+    pub(crate) fn started(&mut self) {
+        self.episode_over = false;
+        self.fresh = false;
+    }
+}
+
 /// One slot of a vector env, driven on its own (GEM's `vec.envs[i]`): its env (a member of a
 /// unit) and its autoreset state.
 pub struct Slot<'a> {
@@ -93,8 +130,7 @@ impl Slot<'_> {
     /// Resets the slot's env.
     pub fn reset(&mut self, seed: Option<u64>) -> Result<(String, Info)> {
         let out = self.env_mut().reset(seed)?;
-        self.state.episode_over = false;
-        self.state.fresh = false;
+        self.state.started();
         Ok((out.observation, out.info))
     }
 
@@ -117,8 +153,7 @@ impl Slot<'_> {
     /// Restores a snapshot from [`Env::get_state`]; the slot then counts as mid-episode.
     pub fn restore(&mut self, state: &[u8]) -> Result<()> {
         self.env_mut().set_state(state)?;
-        self.state.fresh = false;
-        self.state.episode_over = false;
+        self.state.started();
         Ok(())
     }
 

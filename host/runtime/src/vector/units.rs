@@ -59,8 +59,7 @@ impl UnitSlots {
             .map(|(&(member, _), out)| {
                 let first = out?.to_reset(&text);
                 let state = &mut self.states[member];
-                state.episode_over = false;
-                state.fresh = false;
+                state.started();
                 Ok((first.observation, first.info))
             })
             .collect()
