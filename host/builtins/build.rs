@@ -1,6 +1,7 @@
 //! Builds geode's built-in content and embeds it in `geode-builtins`: every plugin crate in
 //! `plugins/` (compiled to components), their `data/*.jsonl` samples, and the CPython
-//! components (`plugins/python-runner`, with and without numpy, and `plugins/math-grader`).
+//! components (`plugins/python-runner`, with numpy too under the `numpy` feature, and
+//! `plugins/math-grader`).
 //! Only crates that depend on `geode-builtins` pay for these builds; `geode-runtime` builds no
 //! guest.
 
@@ -21,7 +22,15 @@ fn main() {
     std::thread::scope(|scope| {
         let cpython = scope.spawn(|| {
             cpython::PYTHON_RUNNER.embed(&root, &out_dir);
-            cpython::PYTHON_RUNNER_NUMPY.embed(&root, &out_dir);
+            if std::env::var_os("CARGO_FEATURE_NUMPY").is_some() {
+                cpython::PYTHON_RUNNER_NUMPY.embed(&root, &out_dir);
+            } else {
+                cpython::PYTHON_RUNNER_NUMPY.leave_out(
+                    &out_dir,
+                    "this build of geode leaves numpy out (the `numpy` feature of geode-builtins \
+                     and of the `geode` command, on by default)",
+                );
+            }
             cpython::MATH_GRADER.embed(&root, &out_dir);
         });
         embed_plugins(&root, &out_dir);

@@ -155,3 +155,22 @@ fn a_numpy_runner_that_does_not_load_is_named_in_the_error() {
         numpy_run.stderr
     );
 }
+
+#[test]
+fn a_build_without_numpy_says_so_to_programs_that_import_it() {
+    // What a `geode` built without the `numpy` feature does: plain programs run, and a program
+    // that imports numpy (however it names it) fails with the reason in its stderr.
+    let sandbox = plain_only().without_numpy_runner("numpy left out on purpose".into());
+    let plain_run = sandbox.run(&RunRequest::python("print(6 * 7)", ""));
+    assert_eq!(plain_run.stdout, "42\n", "{}", plain_run.stderr);
+    for code in ["import numpy", "__import__('nu' + 'mpy')"] {
+        let run = sandbox.run(&RunRequest::python(code, ""));
+        assert_eq!(run.status, RunStatus::RuntimeError, "{code}");
+        assert!(
+            run.stderr.contains("ModuleNotFoundError")
+                && run.stderr.contains("numpy left out on purpose"),
+            "{code}: {}",
+            run.stderr
+        );
+    }
+}

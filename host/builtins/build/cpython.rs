@@ -80,10 +80,11 @@ impl Component {
             Some(path) => Ok(PathBuf::from(path)),
             None => self.build(root, &plugin, &inputs),
         };
-        let (bytes, reason) = match result {
-            Ok(path) => (
-                format!("include_bytes!({:?})", path.display().to_string()),
-                String::new(),
+        match result {
+            Ok(path) => self.write_module(
+                out_dir,
+                &format!("include_bytes!({:?})", path.display().to_string()),
+                "",
             ),
             Err(reason) => {
                 println!(
@@ -91,9 +92,19 @@ impl Component {
                     self.name.replace('_', " "),
                     self.without
                 );
-                ("&[]".to_owned(), reason)
+                self.write_module(out_dir, "&[]", &reason);
             }
-        };
+        }
+    }
+
+    /// Embeds nothing: this build leaves the component out, for `reason`.
+    pub fn leave_out(&self, out_dir: &Path, reason: &str) {
+        self.write_module(out_dir, "&[]", reason);
+    }
+
+    /// Writes `$OUT_DIR/<name>.rs`: the component's bytes (a Rust expression) and why they are
+    /// missing (empty: they are not).
+    fn write_module(&self, out_dir: &Path, bytes: &str, reason: &str) {
         let upper = self.name.to_uppercase();
         let code = format!(
             "/// The {name} component (empty when it was not built).\n\

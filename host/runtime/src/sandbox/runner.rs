@@ -25,8 +25,9 @@ pub struct Sandbox {
 struct SandboxInner {
     /// The runner's fresh instances (shared by every clone and variant).
     service: ComponentService<PythonRunnerPre<RunState>>,
-    /// The runner with numpy, for programs that need it (none: they fail to import it).
-    numpy: Option<Arc<NumpyRunner>>,
+    /// The runner with numpy, for programs that need it, or why there is none (they then fail
+    /// to import it, and their stderr says why).
+    numpy: Result<Arc<NumpyRunner>, String>,
     defaults: SandboxLimits,
     ceiling: SandboxLimits,
 }
@@ -49,7 +50,7 @@ impl Sandbox {
         Ok(Sandbox {
             inner: Arc::new(SandboxInner {
                 service,
-                numpy: None,
+                numpy: Err("this sandbox was given no runner with numpy".into()),
                 defaults: SandboxLimits::default_run(),
                 ceiling: SandboxLimits::ceiling(),
             }),
@@ -65,10 +66,20 @@ impl Sandbox {
         cache: &CompileCache,
         wasm: Cow<'static, [u8]>,
     ) -> Self {
+        self.with_numpy(Ok(Arc::new(NumpyRunner::new(engine, cache, wasm))))
+    }
+
+    /// The same sandbox without a runner with numpy, for `reason` (which a program that fails
+    /// to import numpy gets in its stderr).
+    pub fn without_numpy_runner(&self, reason: String) -> Self {
+        self.with_numpy(Err(reason))
+    }
+
+    fn with_numpy(&self, numpy: Result<Arc<NumpyRunner>, String>) -> Self {
         Sandbox {
             inner: Arc::new(SandboxInner {
                 service: self.inner.service.clone(),
-                numpy: Some(Arc::new(NumpyRunner::new(engine, cache, wasm))),
+                numpy,
                 defaults: self.inner.defaults.clone(),
                 ceiling: self.inner.ceiling.clone(),
             }),
@@ -113,8 +124,15 @@ impl Sandbox {
     /// from starting has `elapsed` zero and `fuel_used` zero).
     pub fn run_with_stop(&self, request: &RunRequest, stop: &Arc<StopSignal>) -> RunOutcome {
         let plain = &self.inner.service;
-        let Some(numpy) = &self.inner.numpy else {
-            return self.run_on(plain, request, stop);
+        let numpy = match &self.inner.numpy {
+            Ok(numpy) => numpy,
+            Err(reason) => {
+                let outcome = self.run_on(plain, request, stop);
+                return match missed_numpy(&outcome) {
+                    true => with_note(outcome, reason),
+                    false => outcome,
+                };
+            }
         };
         if !names_numpy(&request.code) {
             let outcome = self.run_on(plain, request, stop);
@@ -156,7 +174,7 @@ impl Sandbox {
     /// The runner `code` starts in: the one with numpy when the code names numpy and it loads.
     fn service_for(&self, code: &str) -> &ComponentService<PythonRunnerPre<RunState>> {
         match &self.inner.numpy {
-            Some(numpy) if names_numpy(code) => numpy.service().unwrap_or(&self.inner.service),
+            Ok(numpy) if names_numpy(code) => numpy.service().unwrap_or(&self.inner.service),
             _ => &self.inner.service,
         }
     }

@@ -66,7 +66,10 @@ impl SharedSandbox {
                     Some(Ok(numpy)) => {
                         sandbox.with_numpy_runner(&shared.engine, &shared.cache, numpy.clone())
                     }
-                    _ => sandbox,
+                    Some(Err(reason)) => sandbox.without_numpy_runner(format!(
+                        "geode: numpy is not available here: {reason}"
+                    )),
+                    None => sandbox,
                 })
             })
             .clone()
