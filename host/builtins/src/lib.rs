@@ -46,8 +46,9 @@ pub fn install(runtime: &Runtime) {
 }
 
 /// The built-in plugins (with the datasets they read; a dataset of the same name already loaded
-/// on `runtime` is kept) and the host's own ids (the code envs, `tool:python`, the math envs, `tool:search`, `tool:mcp`),
-/// on `runtime` with geode's Python runner [installed](install).
+/// on `runtime` is kept) and the host's own ids (the code envs, `tool:python`, the math envs,
+/// and `tool:search` and `tool:mcp` under the features of those names), on `runtime` with
+/// geode's Python runner [installed](install).
 pub fn registry(runtime: Runtime) -> Result<Registry> {
     install(&runtime);
     for (name, source, rows) in DATASETS {
@@ -60,7 +61,9 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     registry.add_native(Arc::new(gem::GemProvider))?;
     registry.add_native(Arc::new(gem::python_tool_provider()))?;
     registry.add_native(Arc::new(math::MathProvider))?;
+    #[cfg(feature = "search")]
     registry.add_native(Arc::new(geode_search::search_provider()))?;
+    #[cfg(feature = "mcp")]
     registry.add_native(Arc::new(geode_mcp::mcp_provider()))?;
     Ok(registry)
 }
