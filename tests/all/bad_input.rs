@@ -23,6 +23,28 @@ fn unknown_id_suggests_close_ids() {
 }
 
 #[test]
+fn an_id_the_build_leaves_out_is_refused_with_the_reason() {
+    // What a `geode` built without a feature does for the ids that feature adds.
+    let mut registry = Registry::empty(runtime());
+    registry.leave_out("tool:search", "the `search` feature");
+    let error = registry
+        .make_tool("tool:search", &json!({}), &Limits::default())
+        .err()
+        .expect("a left-out id is refused");
+    assert!(matches!(
+        error,
+        Error::UnknownEnv {
+            left_out: Some(_),
+            ..
+        }
+    ));
+    assert_eq!(
+        error.to_string(),
+        "unknown env id `tool:search`: this build leaves it out (the `search` feature)"
+    );
+}
+
+#[test]
 fn unknown_config_key_is_named() {
     let error = registry().make(HARD, json!({"max_turn": 3})).unwrap_err();
     assert_eq!(

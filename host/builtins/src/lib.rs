@@ -63,10 +63,23 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     registry.add_native(Arc::new(math::MathProvider))?;
     #[cfg(feature = "search")]
     registry.add_native(Arc::new(geode_search::search_provider()))?;
+    #[cfg(not(feature = "search"))]
+    registry.leave_out("tool:search", FEATURE_SEARCH);
     #[cfg(feature = "mcp")]
     registry.add_native(Arc::new(geode_mcp::mcp_provider()))?;
+    #[cfg(not(feature = "mcp"))]
+    registry.leave_out("tool:mcp", FEATURE_MCP);
     Ok(registry)
 }
+
+/// Why a build without the `search` feature has no `tool:search`.
+#[cfg(not(feature = "search"))]
+const FEATURE_SEARCH: &str = "the `search` feature of geode-builtins and of the `geode` \
+                              command, on by default";
+/// Why a build without the `mcp` feature has no `tool:mcp`.
+#[cfg(not(feature = "mcp"))]
+const FEATURE_MCP: &str = "the `mcp` feature of geode-builtins and of the `geode` command, \
+                           on by default";
 
 /// The standard registry, as the `geode` command and the Python package build it: the
 /// [built-ins](registry), then the data directories of `GEODE_DATA_PATH` and the plugins on

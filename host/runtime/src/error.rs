@@ -128,12 +128,15 @@ pub enum Error {
     },
 
     /// No loaded plugin provides this id.
-    #[error("unknown env id `{id}`{}", suggest(.suggestions))]
+    #[error("unknown env id `{id}`{}", unknown_detail(.suggestions, .left_out))]
     UnknownEnv {
         /// The id as given.
         id: String,
         /// Known ids close to it, best first.
         suggestions: Vec<String>,
+        /// Why this build leaves the id out, when it is one this build knows it left out (see
+        /// [`Registry::leave_out`](crate::Registry::leave_out)).
+        left_out: Option<String>,
     },
 
     /// Bytes given as a plugin are not a loadable geode component.
@@ -194,6 +197,13 @@ pub enum Error {
     /// An unexpected host-side failure (a bug in geode if it ever shows).
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+fn unknown_detail(suggestions: &[String], left_out: &Option<String>) -> String {
+    match left_out {
+        Some(why) => format!(": this build leaves it out ({why})"),
+        None => suggest(suggestions),
+    }
 }
 
 fn suggest(suggestions: &[String]) -> String {

@@ -33,6 +33,8 @@ pub struct Registry {
     runtime: Runtime,
     plugins: Vec<Arc<Plugin>>,
     ids: BTreeMap<String, Entry>,
+    /// Ids this build leaves out, and why (see [`Registry::leave_out`]).
+    left_out: BTreeMap<String, String>,
 }
 
 impl std::fmt::Debug for Registry {
@@ -50,6 +52,7 @@ impl Registry {
             runtime,
             plugins: Vec::new(),
             ids: BTreeMap::new(),
+            left_out: BTreeMap::new(),
         }
     }
 
@@ -171,7 +174,14 @@ impl Registry {
         self.ids.get(id).ok_or_else(|| Error::UnknownEnv {
             id: id.to_owned(),
             suggestions: self.suggest(id),
+            left_out: self.left_out.get(id).cloned(),
         })
+    }
+
+    /// Records that this build leaves `id` out (a feature turned off), and `why`: asking for
+    /// it then fails with that reason instead of "unknown id".
+    pub fn leave_out(&mut self, id: &str, why: &str) {
+        self.left_out.insert(id.to_owned(), why.to_owned());
     }
 
     fn suggest(&self, id: &str) -> Vec<String> {
