@@ -1,0 +1,5 @@
+"""Errors raised while reading delimited text."""
+
+
+class CsvError(ValueError):
+    """Malformed input."""
