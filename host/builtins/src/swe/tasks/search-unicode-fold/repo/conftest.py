@@ -1,0 +1,1 @@
+"""Test configuration: makes the package importable from the repository root."""
