@@ -1,0 +1,5 @@
+"""Exceptions."""
+
+
+class StatisticsError(ValueError):
+    """Raised for empty or otherwise unusable data."""
