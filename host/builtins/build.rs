@@ -10,12 +10,18 @@ use std::path::PathBuf;
 
 #[path = "build/cpython.rs"]
 mod cpython;
+#[path = "build/swe_tasks.rs"]
+mod swe_tasks;
 
 fn main() {
     let manifest_dir =
         PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
     let root = geode_build::workspace_root(&manifest_dir);
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").expect("OUT_DIR"));
+    swe_tasks::pack(
+        &manifest_dir.join("src/swe/tasks"),
+        &out_dir.join("swe_tasks.jsonl"),
+    );
     // The CPython components (componentize-py, mostly one core) build one after the other on a
     // second thread while cargo compiles the plugins: they share a build venv, and together
     // they keep both cores busy.

@@ -26,6 +26,7 @@ mod episodes;
 pub mod gem;
 pub mod math;
 mod rows;
+pub mod swe;
 mod walk;
 
 pub use components::{
@@ -61,6 +62,7 @@ pub fn registry(runtime: Runtime) -> Result<Registry> {
     registry.add_native(Arc::new(gem::GemProvider))?;
     registry.add_native(Arc::new(gem::python_tool_provider()))?;
     registry.add_native(Arc::new(math::MathProvider))?;
+    registry.add_native(Arc::new(swe::SweProvider))?;
     #[cfg(feature = "search")]
     registry.add_native(Arc::new(geode_search::search_provider()))?;
     #[cfg(not(feature = "search"))]

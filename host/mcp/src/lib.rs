@@ -18,7 +18,7 @@
 
 #![deny(missing_docs)]
 
-pub mod action;
+pub use geode_runtime::tool_call as action;
 pub mod catalog;
 pub mod config;
 pub mod format;

@@ -6,7 +6,6 @@
 //! `[Tool execution failed: …]` with `has_error`; the next attempt (GEM's `max_retries`) or the
 //! next call starts it again.
 
-use crate::action::parse_tool_call;
 use crate::catalog::CatalogEntry;
 use crate::config::{MCP_TOOL_ID, McpConfig};
 use crate::format::{call_failed, is_error, observation, tool_error};
@@ -14,6 +13,7 @@ use crate::instructions::instructions;
 use crate::runtime::block_on;
 use crate::session::{self, Failure, Session};
 use geode_runtime::tool::{Tool, ToolOutput};
+use geode_runtime::tool_call::parse_tool_call;
 use geode_runtime::{Error, Result};
 use rmcp::RoleClient;
 use rmcp::service::Peer;

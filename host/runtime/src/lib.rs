@@ -45,9 +45,11 @@ mod runtime;
 pub mod sandbox;
 mod stack;
 pub mod tool;
+pub mod tool_call;
 mod unit;
 pub mod vector;
 mod wasi_virtual;
+pub mod workspace;
 mod wrapper_spec;
 pub mod wrappers;
 

@@ -1,4 +1,4 @@
-//! GEM's MCP tool call in an action: the first
+//! GEM's tool call in an action (the format of its MCP tool, shared by the coding envs): the first
 //! `<tool_call><tool_name>NAME</tool_name><arguments>JSON</arguments></tool_call>` (whitespace
 //! allowed between the tags). Empty arguments are `{}`; arguments that are not JSON make the
 //! action no tool call, as in GEM.

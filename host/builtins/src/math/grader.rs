@@ -121,7 +121,7 @@ impl MathGrader {
         let (result, fuel_used, memory_denied) =
             self.inner
                 .service
-                .call("", &run_limits, 0, StopSignal::new(), grade, finish);
+                .call("", &[], &run_limits, 0, StopSignal::new(), grade, finish);
         let response_check = matches!(
             check,
             Check::BoxedReward | Check::BoxedRewardFast | Check::Extract

@@ -1,6 +1,7 @@
 //! What a sandbox run is asked to do and how it ended: [`RunRequest`], [`RunOutcome`],
 //! [`RunStatus`], and the [`SandboxLimits`] a request falls back to or is clamped to.
 
+use crate::workspace::Mount;
 use std::time::Duration;
 
 /// Fuel per second of allowed run time when a configuration leaves `fuel` null: about what
@@ -27,6 +28,8 @@ pub struct RunRequest {
     pub output_bytes: Option<u32>,
     /// Seed of the program's randomness (`random`, `os.urandom`): the same seed replays.
     pub seed: u64,
+    /// The file trees the program sees (none by default: then it sees no files at all).
+    pub mounts: Vec<Mount>,
 }
 
 impl RunRequest {
@@ -41,7 +44,14 @@ impl RunRequest {
             memory_bytes: None,
             output_bytes: None,
             seed: 0,
+            mounts: Vec::new(),
         }
+    }
+
+    /// The same request with `mount` among the trees the program sees.
+    pub fn with_mount(mut self, mount: Mount) -> Self {
+        self.mounts.push(mount);
+        self
     }
 
     /// The same request with a wall-clock timeout.

@@ -9,6 +9,7 @@ use super::state::RunState;
 use super::stop::{Interrupted, StopSignal};
 use crate::cache::CompileCache;
 use crate::wasi_virtual::SleptPastDeadline;
+use crate::workspace::lock;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -217,6 +218,11 @@ impl Sandbox {
             if let Some(note) = note {
                 append_line(&mut stderr, &note);
             }
+            for mount in &request.mounts {
+                if let Some(note) = lock(&mount.tree).take_refusal() {
+                    append_line(&mut stderr, &note);
+                }
+            }
             RunOutcome {
                 status,
                 exit_code,
@@ -229,6 +235,7 @@ impl Sandbox {
         };
         service.call(
             &request.stdin,
+            &request.mounts,
             &limits,
             request.seed,
             stop.clone(),
@@ -252,8 +259,13 @@ impl Sandbox {
                 fuel: None,
                 ..limits.clone()
             };
-            let mut store =
-                service.store(&request.stdin, &unlimited, request.seed, StopSignal::new());
+            let mut store = service.store(
+                &request.stdin,
+                &request.mounts,
+                &unlimited,
+                request.seed,
+                StopSignal::new(),
+            );
             let started = Instant::now();
             let Ok(runner) = service.template().instantiate(&mut store) else {
                 break;

@@ -1,7 +1,8 @@
 //! [`ComponentService`]: what every fresh-instance component of the host shares (the Python
 //! runner here, the math grader in `geode-builtins`). One compiled component and one
-//! pre-instantiated template; each call gets a new store with sealed WASI (no files, sockets or
-//! environment; virtual clocks; capped output), a memory cap, a fuel budget and a wall-clock
+//! pre-instantiated template; each call gets a new store with sealed WASI (no sockets or
+//! environment, no host files: only the in-memory trees it mounts; virtual clocks; capped
+//! output), a memory cap, a fuel budget and a wall-clock
 //! deadline, and its store is dropped off the caller's path when a core is idle. Nothing a call
 //! does survives it.
 
@@ -11,6 +12,7 @@ use super::state::RunState;
 use super::stop::{StopSignal, arm};
 use crate::cache::CompileCache;
 use crate::wasi_virtual::shadow_monotonic_clock;
+use crate::workspace::{Mount, shadow_filesystem};
 use std::sync::Arc;
 use wasmtime::component::{InstancePre, Linker};
 use wasmtime::{Engine, Store};
@@ -69,6 +71,7 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         linker.allow_shadowing(true);
         shadow_monotonic_clock(&mut linker)?;
+        shadow_filesystem(&mut linker)?;
         let template = template(linker.instantiate_pre(&component)?)?;
         Ok(ComponentService {
             inner: Arc::new(Inner {
@@ -79,17 +82,21 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
         })
     }
 
-    /// A fresh store for one call: `stdin`, randomness seeded by `seed`, the memory and output
+    /// A fresh store for one call: `stdin`, the file trees `mounts`, randomness seeded by `seed`, the memory and output
     /// caps of `limits`, its fuel (`None`: unlimited), and its timeout armed together with
     /// `stop`.
     pub fn store(
         &self,
         stdin: &str,
+        mounts: &[Mount],
         limits: &SandboxLimits,
         seed: u64,
         stop: Arc<StopSignal>,
     ) -> Store<RunState> {
-        let mut store = Store::new(&self.inner.engine, RunState::new(stdin, limits, seed));
+        let mut store = Store::new(
+            &self.inner.engine,
+            RunState::new(stdin, mounts, limits, seed),
+        );
         store.limiter(|state| &mut state.limiter);
         store
             .set_fuel(limits.fuel.unwrap_or(u64::MAX))
@@ -103,6 +110,7 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
     pub fn call<R, O>(
         &self,
         stdin: &str,
+        mounts: &[Mount],
         limits: &SandboxLimits,
         seed: u64,
         stop: Arc<StopSignal>,
@@ -110,7 +118,7 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
         finish: impl FnOnce(Finished<'_, R>) -> O,
     ) -> O {
         let _active = self.inner.reaper.enter();
-        let mut store = self.store(stdin, limits, seed, stop);
+        let mut store = self.store(stdin, mounts, limits, seed, stop);
         let budget = limits.fuel.unwrap_or(u64::MAX);
         let result = call(&self.inner.template, &mut store);
         let fuel_used = budget - store.get_fuel().unwrap_or(0);

@@ -1,7 +1,7 @@
 //! [`RunState`]: what the store of one fresh-instance call owns (a sandbox run, a grading
 //! call). Its WASI context grants nothing but stdin (an in-memory pipe), capped stdout/stderr
-//! that trap at their cap, seeded randomness and a virtual clock that refuses sleeps past the
-//! call's timeout.
+//! that trap at their cap, seeded randomness, a virtual clock that refuses sleeps past the
+//! call's timeout, and the in-memory file trees the call mounts (none unless it asks).
 
 use super::request::SandboxLimits;
 use super::stop::{HasInterrupt, Interrupted};
@@ -9,6 +9,7 @@ use crate::limits::{Limits, StoreLimiter};
 use crate::wasi_virtual::{
     CapturePipe, HasVirtualClock, Overflow, SeededRandom, VirtualClock, sealed_wasi,
 };
+use crate::workspace::{HasMounts, Mount};
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::p2::pipe::MemoryInputPipe;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -21,6 +22,8 @@ pub struct RunState {
     wasi: WasiCtx,
     table: ResourceTable,
     clock: VirtualClock,
+    /// The file trees the call sees.
+    mounts: Vec<Mount>,
     /// The memory cap, and whether a growth was refused.
     pub(crate) limiter: StoreLimiter,
     /// Captured stdout.
@@ -41,8 +44,9 @@ impl std::fmt::Debug for RunState {
 }
 
 impl RunState {
-    /// A state for one run with `stdin`, under `limits`, with randomness seeded by `seed`.
-    pub fn new(stdin: &str, limits: &SandboxLimits, seed: u64) -> Self {
+    /// A state for one run with `stdin` and the file trees `mounts`, under `limits`, with
+    /// randomness seeded by `seed`.
+    pub fn new(stdin: &str, mounts: &[Mount], limits: &SandboxLimits, seed: u64) -> Self {
         let clock = VirtualClock::with_sleep_limit(limits.timeout);
         let random = SeededRandom::new(seed);
         let cap = limits.output_bytes as usize;
@@ -67,6 +71,7 @@ impl RunState {
             wasi,
             table,
             clock,
+            mounts: mounts.to_vec(),
             limiter: StoreLimiter::new(&memory),
             stdout,
             stderr,
@@ -112,6 +117,12 @@ impl WasiView for RunState {
             ctx: &mut self.wasi,
             table: &mut self.table,
         }
+    }
+}
+
+impl HasMounts for RunState {
+    fn mounts(&mut self) -> (&[Mount], &mut ResourceTable) {
+        (&self.mounts, &mut self.table)
     }
 }
 

@@ -18,6 +18,7 @@ impl From<wit::RunRequest> for RunRequest {
             memory_bytes: request.memory_bytes,
             output_bytes: request.output_bytes,
             seed: 0,
+            mounts: Vec::new(),
         }
     }
 }
