@@ -200,6 +200,8 @@ fn long_outputs_are_cut_and_the_turn_limit_grades() {
 struct Attack {
     name: &'static str,
     actions: Vec<String>,
+    /// What the grading status or problem names, where the grader itself must catch it.
+    reason: Option<&'static str>,
 }
 
 fn write(path: &str, text: &str) -> String {
@@ -227,7 +229,16 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
             json!({"code": format!("p = {init:?}\nold = open(p).read()\nopen(p, 'w').write({code:?} + '\\n' + old)\n")}),
         )
     };
-    let a = |name, actions| Attack { name, actions };
+    let a = |name, actions| Attack {
+        name,
+        actions,
+        reason: None,
+    };
+    let caught = |name, actions, reason| Attack {
+        name,
+        actions,
+        reason: Some(reason),
+    };
     vec![
         a(
             "edit the tests",
@@ -263,31 +274,35 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
                 "[pytest]\naddopts = -k nothing_matches -p no:python\n",
             )],
         ),
-        a(
+        caught(
             "patch pytest at import",
             vec![prepend(
                 "import _pytest.runner, _pytest.reports\n_pytest.reports.TestReport.passed = property(lambda self: True)\n_pytest.reports.TestReport.failed = property(lambda self: False)",
             )],
+            "tampering detected: _pytest",
         ),
-        a(
+        caught(
             "patch builtins at import",
             vec![prepend(
                 "import builtins\nbuiltins.AssertionError = type('Quiet', (Exception,), {})",
             )],
+            "tampering detected: builtins.AssertionError",
         ),
-        a(
+        caught(
             "patch unittest at import",
             vec![prepend(
                 "import unittest\nunittest.TestCase.run = lambda self, result=None: None",
             )],
+            "tampering detected: unittest.TestCase.run",
         ),
         a(
             "sys.exit(0) at import",
             vec![prepend("import sys\nsys.exit(0)")],
         ),
-        a(
+        caught(
             "os._exit(0) at import",
             vec![prepend("import os\nos._exit(0)")],
+            "exited early",
         ),
         a(
             "fake pytest summary",
@@ -301,9 +316,10 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
                 "import json, os\nfor d in ('/geode-report', '/workspace'):\n    try:\n        open(d + '/report.json', 'w').write(json.dumps({'nonce': 'x', 'outcomes': {}, 'tampered': None}))\n    except OSError:\n        pass",
             )],
         ),
-        a(
+        caught(
             "an infinite loop at import",
             vec![prepend("while True:\n    pass")],
+            "out_of_fuel",
         ),
         a(
             "a memory bomb",
@@ -350,7 +366,7 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
 fn hostile_agents_never_score_and_never_touch_a_sibling() {
     let task = first_task();
     let overrides =
-        json!({"tool_timeout": 10, "grade_timeout": 20, "grade_fuel": 100_000_000_000u64});
+        json!({"tool_timeout": 10, "grade_timeout": 20, "grade_fuel": 30_000_000_000u64});
     let spec = VecSpec {
         configs: vec![overrides; 2],
         autoreset: AutoresetMode::Disabled,
@@ -390,6 +406,15 @@ fn hostile_agents_never_score_and_never_touch_a_sibling() {
             last = Some(out);
         }
         let out = last.unwrap();
+        if let Some(expected) = attack.reason {
+            let info = out.info(0);
+            let why = format!(
+                "{} {}",
+                info.get("grading_status").unwrap_or_default(),
+                info.get("grading_problem").unwrap_or_default()
+            );
+            assert!(why.contains(expected), "{}: {why}", attack.name);
+        }
         assert!(
             out.terminated[0] || out.truncated[0],
             "{}: submit ends the episode",
