@@ -31,6 +31,13 @@ pub fn mounts(tree: SharedTree, task: &SweTask) -> Vec<Mount> {
     mounts
 }
 
+/// An action calling `tool` with `arguments` in GEM's format.
+fn tool_call(tool: &str, arguments: Value) -> String {
+    format!(
+        "<tool_call><tool_name>{tool}</tool_name><arguments>{arguments}</arguments></tool_call>"
+    )
+}
+
 /// The prompt of `task`, in GEM's style: the problem, then how to work.
 pub fn prompt(task: &SweTask) -> String {
     format!(
@@ -49,6 +56,17 @@ struct Episode {
     history: History,
     turn: u32,
     done: bool,
+    /// The episode's random stream (random actions, programs' `random`), from its seed.
+    rng: u64,
+}
+
+/// The next draw of a SplitMix64 stream at `state`.
+fn draw(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// An agentic coding env over a set of tasks.
@@ -59,6 +77,8 @@ pub struct SweEnv {
     config: SweConfig,
     walk: Walk,
     episode: Option<Episode>,
+    /// Seeds of unseeded episodes.
+    unseeded: u64,
 }
 
 impl std::fmt::Debug for SweEnv {
@@ -79,6 +99,7 @@ struct Snapshot {
     history: History,
     turn: u32,
     done: bool,
+    rng: u64,
 }
 
 impl SweEnv {
@@ -91,6 +112,7 @@ impl SweEnv {
             tasks,
             config,
             episode: None,
+            unseeded: 0,
         }
     }
 
@@ -124,7 +146,7 @@ impl SweEnv {
         })
     }
 
-    fn start(&mut self, task: usize, tree: Tree) -> ResetOutput {
+    fn start(&mut self, task: usize, tree: Tree, seed: u64) -> ResetOutput {
         let tree = tree.with_quota(self.config.quota);
         self.episode = Some(Episode {
             task,
@@ -132,6 +154,7 @@ impl SweEnv {
             history: History::default(),
             turn: 0,
             done: false,
+            rng: seed,
         });
         let task = &self.tasks[task];
         ResetOutput {
@@ -151,6 +174,7 @@ impl SweEnv {
             "import os, sys\nif os.path.isdir('/deps'): sys.path.append('/deps')\nimport geode_workspace\n{code}"
         );
         request.stdin = stdin.to_owned();
+        request.seed = episode.rng ^ u64::from(episode.turn);
         request.mounts = mounts(episode.tree.clone(), task);
         let outcome = self.sandbox.run(&request);
         let mut out = format!("exit status: {}", outcome.exit_code);
@@ -288,7 +312,11 @@ impl Env for SweEnv {
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
         let task = self.walk.next(seed);
         let tree = (*self.tasks[task].start).clone();
-        Ok(self.start(task, tree))
+        let seed = seed.unwrap_or_else(|| {
+            self.unseeded += 1;
+            draw(&mut self.unseeded.clone())
+        });
+        Ok(self.start(task, tree, seed))
     }
 
     fn step(&mut self, action: &str) -> Result<StepOutput> {
@@ -350,7 +378,34 @@ impl Env for SweEnv {
     }
 
     fn sample_random_action(&mut self) -> Result<String> {
-        Ok("<tool_call><tool_name>str_replace_editor</tool_name><arguments>{\"command\": \"view\", \"path\": \"/workspace\"}</arguments></tool_call>".to_owned())
+        let Some(episode) = self.episode.as_mut() else {
+            return Ok(tool_call(
+                "str_replace_editor",
+                json!({"command": "view", "path": "/workspace"}),
+            ));
+        };
+        let files = lock(&episode.tree).files();
+        let pick = draw(&mut episode.rng);
+        let file = files
+            .get((pick >> 8) as usize % files.len().max(1))
+            .map_or_else(
+                || "/workspace".to_owned(),
+                |(path, _)| format!("/workspace/{path}"),
+            );
+        Ok(match pick % 3 {
+            0 => tool_call(
+                "str_replace_editor",
+                json!({"command": "view", "path": "/workspace"}),
+            ),
+            1 => tool_call(
+                "str_replace_editor",
+                json!({"command": "view", "path": file}),
+            ),
+            _ => tool_call(
+                "search",
+                json!({"pattern": "def |class ", "path": "/workspace"}),
+            ),
+        })
     }
 
     fn get_state(&mut self) -> Result<Vec<u8>> {
@@ -370,6 +425,7 @@ impl Env for SweEnv {
             history: episode.map(|e| e.history.clone()).unwrap_or_default(),
             turn: episode.map_or(0, |e| e.turn),
             done: episode.is_some_and(|e| e.done),
+            rng: episode.map_or(0, |e| e.rng),
         };
         serde_json::to_vec(&snapshot).map_err(|e| Error::Internal(e.to_string()))
     }
@@ -396,6 +452,7 @@ impl Env for SweEnv {
                     history: snapshot.history,
                     turn: snapshot.turn,
                     done: snapshot.done,
+                    rng: snapshot.rng,
                 })
             }
             Some(task) => return Err(invalid(format!("no task {task} in this env"))),
@@ -418,7 +475,9 @@ impl Env for SweEnv {
                 history: e.history.clone(),
                 turn: e.turn,
                 done: e.done,
+                rng: e.rng,
             });
+            env.unseeded = self.unseeded;
         }
         Ok(Box::new(env))
     }
