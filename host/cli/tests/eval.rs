@@ -281,6 +281,45 @@ fn a_policy_that_calls_the_python_tool_gets_its_result_then_answers() {
 }
 
 #[test]
+fn a_coding_env_is_solved_through_tool_calls_and_graded_by_its_hidden_tests() {
+    let call = |tool: &str, arguments: Value| {
+        format!(
+            "<tool_call><tool_name>{tool}</tool_name><arguments>{arguments}</arguments></tool_call>"
+        )
+    };
+    let fix = call(
+        "str_replace_editor",
+        serde_json::json!({"command": "str_replace", "path": "/workspace/spans/merge.py",
+            "old_str": "current.start < merged[-1].end", "new_str": "current.start <= merged[-1].end"}),
+    );
+    let script = serde_json::json!({"match": "leaves intervals that touch at an endpoint",
+        "replies": [fix, call("pytest", serde_json::json!({"args": ["-q"]})), call("submit", serde_json::json!({}))]});
+    let dir = scratch("swe");
+    std::fs::create_dir_all(&dir).unwrap();
+    let answers = dir.join("script.jsonl");
+    std::fs::write(&answers, format!("{script}\n")).unwrap();
+    let server =
+        ModelServer::start(&["--policy", "script", "--answers", answers.to_str().unwrap()]);
+    let out = dir.join("out");
+    run_ok(&eval_args(
+        &server,
+        &out,
+        &["swe:interval-merge", "--episodes", "2", "--max-turns", "5"],
+    ));
+    let lines = trajectories(&out);
+    assert_eq!(lines.len(), 2);
+    for line in &lines {
+        let turns = line["turns"].as_array().unwrap();
+        assert_eq!(turns.len(), 3, "edit, pytest, submit: {line}");
+        assert!(
+            turns[1]["observation"].as_str().unwrap().contains("passed"),
+            "{line}"
+        );
+        assert_eq!(line["success"], true, "{line}");
+    }
+}
+
+#[test]
 fn injected_failures_are_retried_counted_and_lose_no_episode() {
     let server = ModelServer::start(&[
         "--policy",

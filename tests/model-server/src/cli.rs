@@ -44,6 +44,8 @@ pub enum PolicyKind {
     Bisect,
     /// A python tool call first, then as `math`.
     ToolMath,
+    /// Multi-turn replies from `--answers` (`match` and `replies` per row).
+    Script,
 }
 
 /// The options of the server.
@@ -145,6 +147,11 @@ impl ServeArgs {
             PolicyKind::Bisect => Policy::Bisect,
             PolicyKind::Math => Policy::Math(self.math()?),
             PolicyKind::ToolMath => Policy::ToolMath(self.math()?),
+            PolicyKind::Script => Policy::Script(crate::script::Scripts::load(
+                self.answers
+                    .as_ref()
+                    .context("--policy script needs --answers FILE")?,
+            )?),
         })
     }
 

@@ -14,6 +14,7 @@ pub mod errors;
 pub mod failures;
 pub mod math;
 pub mod policy;
+pub mod script;
 pub mod server;
 pub mod shutdown;
 pub mod stats;

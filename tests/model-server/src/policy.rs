@@ -2,6 +2,7 @@
 
 use crate::bisect;
 use crate::math::MathPolicy;
+use crate::script::Scripts;
 use crate::wire::ChatRequest;
 
 /// The reply of `tool-math` before any tool result: a call of geode's python tool.
@@ -20,6 +21,8 @@ pub enum Policy {
     Bisect,
     /// A python tool call, then (once a tool result is in the conversation) as `Math`.
     ToolMath(MathPolicy),
+    /// Turns read from a file, by the first user message and the turn number.
+    Script(Scripts),
 }
 
 impl Policy {
@@ -29,6 +32,15 @@ impl Policy {
             Policy::Constant(text) => text.clone(),
             Policy::Bisect => bisect::reply(&request.user_texts()),
             Policy::Math(math) => math_reply(math, request),
+            Policy::Script(scripts) => {
+                let users = request.user_texts();
+                let turns = request
+                    .messages
+                    .iter()
+                    .filter(|m| m.role == "assistant")
+                    .count();
+                scripts.reply(users.first().map_or("", String::as_str), turns)
+            }
             Policy::ToolMath(math) => {
                 if has_tool_result(request) {
                     math_reply(math, request)
