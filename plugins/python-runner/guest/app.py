@@ -25,9 +25,16 @@ geode_preload.load_standard_library(geode_preload.STDLIB_SKIPPED)
 # And numpy, in the runner built with it (absent from the plain one, where this does nothing):
 # every submodule but its test suites and its Fortran and PyInstaller helpers.
 geode_preload.load_tree("numpy", geode_preload.STDLIB_SKIPPED | {"f2py", "_pyinstaller"})
+# And pytest with what it imports (pygments only as far as pytest's terminal writer imports it),
+# for the workspace helpers of `geode_workspace`.
+for _name in ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "py"):
+    geode_preload.load_tree(_name, geode_preload.STDLIB_SKIPPED)
+
+import geode_workspace  # noqa: E402, F401 - in the snapshot, for the host's workspace runs
 
 import concurrent.futures  # noqa: E402 - loaded above; bound here
 import random  # noqa: E402
+import runpy  # noqa: E402
 import threading  # noqa: E402
 
 
@@ -46,6 +53,18 @@ def _exit_code(code):
         return code if -(2**31) <= code < 2**31 else 1
     sys.__stderr__.write(f"{code}\n")
     return 1
+
+
+def _program_frames(stack):
+    """The frames of `stack` that belong to the program: those after the last frame of this
+    module or of `geode_workspace` (which runs a workspace's file or code on the host's
+    behalf, called from the host's one-line program), less the `runpy` frames right after."""
+    harness = (__file__, geode_workspace.__file__)
+    frames = list(stack)
+    start = 1 + max((i for i, frame in enumerate(frames) if frame.filename in harness), default=-1)
+    while start < len(frames) and frames[start].filename in (runpy.__file__, "<frozen runpy>"):
+        start += 1
+    return frames[start:]
 
 
 def _flush():
@@ -135,11 +154,9 @@ class WitWorld(wit_world.WitWorld):
             exit_code, exception = 1, type(error).__name__
             try:
                 _flush()
-                # Drop this module's own frames: the traceback shows the program only.
+                # The traceback shows the program only (see `_program_frames`).
                 report = traceback.TracebackException.from_exception(error)
-                report.stack = traceback.StackSummary.from_list(
-                    [frame for frame in report.stack if frame.filename != __file__]
-                )
+                report.stack = traceback.StackSummary.from_list(_program_frames(report.stack))
                 sys.__stderr__.write("".join(report.format()))
             except BaseException:
                 sys.__stderr__.write(f"{exception}\n")
@@ -176,6 +193,12 @@ def _warm_up():
 
 
 _warm_up()
+# As every run sets them, so that the snapshot matches a run's start.
+builtins.exit = _exit
+builtins.quit = _exit
+# The grading harness's fingerprint of pytest, builtins and the rest, taken now so that a grading
+# run only checks it still holds.
+geode_workspace.take_baseline()
 # Objects alive now belong to the snapshot: keep the collector from walking them in every run
 # (which would touch, and so copy, every page of the image).
 gc.collect()
