@@ -80,3 +80,39 @@ fn plugin_sha256() -> String {
         .unwrap();
     plugin.sha256().to_owned()
 }
+
+/// A compile that every worker of the global rayon pool is waiting for still finishes: the
+/// first `sandbox()` compiles the Python runner while all the workers of a `par_iter` ask for
+/// it too (they block on its result, so the compile needs threads of its own).
+#[test]
+fn a_compile_awaited_by_every_rayon_worker_finishes() {
+    use rayon::prelude::*;
+    let dir = std::env::temp_dir().join(format!("geode-cache-rayon-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let runtime = Runtime::with_settings(
+        &EngineSettings::default(),
+        CompileCache::new(Some(dir.clone())),
+    )
+    .unwrap();
+    geode_builtins::install(&runtime);
+    let started = std::time::Instant::now();
+    let (done_tx, done_rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let outputs: Vec<String> = (0..8)
+            .into_par_iter()
+            .map(|i| {
+                let sandbox = runtime.sandbox().expect("the sandbox loads");
+                let code = format!("print({i} * 2)");
+                let request = geode_runtime::sandbox::RunRequest::python(code, "");
+                sandbox.run(&request).stdout
+            })
+            .collect();
+        let _ = done_tx.send(outputs);
+    });
+    let outputs = done_rx
+        .recv_timeout(std::time::Duration::from_secs(300))
+        .expect("the compile finished (no deadlock)");
+    assert_eq!(outputs[3], "6\n");
+    assert!(started.elapsed() < std::time::Duration::from_secs(300));
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -221,6 +221,19 @@ fn package_init(task: &SweTask) -> String {
         .expect("a package")
 }
 
+/// Repository code that walks the stack to the grading harness, reads its nonce and test ids,
+/// writes a report that passes them all, and ends the process before the harness can write
+/// the real one.
+const FORGE_WITH_NONCE: &str = "import sys, json, os
+f = sys._getframe()
+while f is not None and 'nonce' not in f.f_locals:
+    f = f.f_back
+if f is not None:
+    ids = list(f.f_locals.get('node_ids', []))
+    report = {'nonce': f.f_locals['nonce'], 'outcomes': {i: 'passed' for i in ids}, 'tampered': None, 'exit_code': 0, 'collected': len(ids)}
+    open('/geode-report/report.json', 'w').write(json.dumps(report))
+    os._exit(0)";
+
 fn attacks(task: &SweTask) -> Vec<Attack> {
     let init = package_init(task);
     let prepend = |code: &str| {
@@ -293,7 +306,7 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
             vec![prepend(
                 "import unittest\nunittest.TestCase.run = lambda self, result=None: None",
             )],
-            "tampering detected: unittest.TestCase.run",
+            "TestCase.run replaced",
         ),
         a(
             "sys.exit(0) at import",
@@ -302,7 +315,12 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
         caught(
             "os._exit(0) at import",
             vec![prepend("import os\nos._exit(0)")],
-            "exited early",
+            "os._exit",
+        ),
+        caught(
+            "find the harness's nonce, forge a passing report, os._exit(0)",
+            vec![prepend(FORGE_WITH_NONCE)],
+            "os._exit",
         ),
         a(
             "fake pytest summary",
@@ -511,5 +529,119 @@ fn a_dataset_file_in_the_task_format_loads_with_its_own_tests() {
         &json!({"dataset": dir.join("missing.jsonl").to_str().unwrap()}),
     );
     assert!(broken.is_err());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn swe_gym_and_swe_smith_rows_load_from_a_repos_directory() {
+    let dir = std::env::temp_dir().join(format!("geode-swe-rows-{}", std::process::id()));
+    let repo = dir.join("repos/acme__calc");
+    std::fs::create_dir_all(repo.join("calc")).unwrap();
+    std::fs::create_dir_all(repo.join("tests")).unwrap();
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::write(repo.join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        repo.join("calc/__init__.py"),
+        "def add(a, b):\n    return a - b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        repo.join("tests/test_calc.py"),
+        "from calc import add\n\ndef test_zero():\n    assert add(0, 0) == 0\n",
+    )
+    .unwrap();
+    // The same repository as a tarball with a top directory, for `tarball` rows.
+    let status = std::process::Command::new("tar")
+        .args([
+            "czf",
+            "../acme__calc.tar.gz",
+            "--exclude=.git",
+            "-C",
+            "..",
+            "acme__calc",
+        ])
+        .current_dir(&repo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let fix = "--- a/calc/__init__.py\n+++ b/calc/__init__.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a - b\n+    return a + b\n";
+    let bug = "--- a/calc/__init__.py\n+++ b/calc/__init__.py\n@@ -1,2 +1,2 @@\n def add(a, b):\n-    return a + b\n+    return a * b\n";
+    let test_patch = "--- /dev/null\n+++ b/tests/test_add.py\n@@ -0,0 +1,4 @@\n+from calc import add\n+\n+def test_add():\n+    assert add(2, 3) == 5\n";
+    let gym = json!({"instance_id": "acme__calc-1", "repo": "acme/calc", "base_commit": "abc",
+        "problem_statement": "add subtracts", "patch": fix, "test_patch": test_patch,
+        "FAIL_TO_PASS": "[\"tests/test_add.py::test_add\"]", "PASS_TO_PASS": "[\"tests/test_calc.py::test_zero\"]"});
+    let tarball = json!({"instance_id": "tarball", "tarball": "repos/acme__calc.tar.gz",
+        "problem_statement": "add subtracts", "gold_patch": fix, "test_patch": test_patch,
+        "FAIL_TO_PASS": ["tests/test_add.py::test_add"], "PASS_TO_PASS": []});
+    let smith = json!({"instance_id": "acme__calc.abc.func_pm__1", "repo": "acme/calc",
+        "image_name": "swesmith.x86_64.acme__calc.abc", "problem_statement": "add multiplies",
+        "FAIL_TO_PASS": ["tests/test_add.py::test_add"], "PASS_TO_PASS": []});
+    let path = dir.join("rows.jsonl");
+    std::fs::write(&path, format!("{gym}\n{tarball}\n")).unwrap();
+    // SWE-smith's repository snapshots are the fixed code; its patch puts the bug in.
+    std::fs::write(
+        repo.join("calc/__init__.py"),
+        "def add(a, b):\n    return a - b\n",
+    )
+    .unwrap();
+    let tasks = geode_builtins::swe::load_tasks(
+        Some(runtime().datasets()),
+        path.to_str().unwrap(),
+        Some(dir.join("repos").to_str().unwrap()),
+    )
+    .unwrap();
+    assert_eq!(tasks.len(), 2);
+    for task in tasks.iter() {
+        assert!(
+            task.start.lookup(ROOT, ".git/HEAD").is_err(),
+            "hidden directories are left out"
+        );
+        let mut env = env_for(task, config());
+        env.reset(Some(0)).unwrap();
+        assert_eq!(env.grade_now().unwrap().reward, 0.0, "{}", task.id);
+        apply_gold(
+            &mut lock(&env.workspace().unwrap()),
+            task.gold_patch.as_deref().unwrap(),
+        )
+        .unwrap();
+        assert_eq!(env.grade_now().unwrap().reward, 1.0, "{}", task.id);
+    }
+    // A SWE-smith row: the start tree has the bug applied, and the gold patch reverses it.
+    std::fs::write(
+        repo.join("calc/__init__.py"),
+        "def add(a, b):\n    return a + b\n",
+    )
+    .unwrap();
+    let smith_row = json!({"patch": bug, "test_files": {"tests/test_add.py": "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n"}});
+    let mut smith = smith.as_object().unwrap().clone();
+    smith.extend(smith_row.as_object().unwrap().clone());
+    let context = geode_builtins::swe::RowContext {
+        base: dir.clone(),
+        repos: Some(dir.join("repos")),
+    };
+    let task = SweTask::from_row(&Value::Object(smith), 0, &context).unwrap();
+    let mut env = env_for(&task, config());
+    env.reset(Some(0)).unwrap();
+    let workspace = env.workspace().unwrap();
+    let start = {
+        let tree = lock(&workspace);
+        tree.file(tree.lookup(ROOT, "calc/__init__.py").unwrap())
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(
+        std::str::from_utf8(&start).unwrap(),
+        "def add(a, b):\n    return a * b\n"
+    );
+    assert_eq!(env.grade_now().unwrap().reward, 0.0);
+    apply_gold(
+        &mut lock(&env.workspace().unwrap()),
+        task.gold_patch.as_deref().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(env.grade_now().unwrap().reward, 1.0);
+    let missing =
+        geode_builtins::swe::load_tasks(Some(runtime().datasets()), path.to_str().unwrap(), None);
+    assert!(missing.unwrap_err().to_string().contains("repos"));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -51,7 +51,7 @@ impl CompileCache {
     /// and stored. Cache failures never fail the load; they only cost a compile.
     pub fn load(&self, engine: &Engine, wasm: &[u8]) -> wasmtime::Result<Component> {
         let Some(dir) = &self.dir else {
-            return Component::new(engine, wasm);
+            return on_compile_pool(|| Component::new(engine, wasm));
         };
         let path = dir.join(format!(
             "{}-{}.cwasm",
@@ -66,11 +66,35 @@ impl CompileCache {
                 return Ok(component);
             }
         }
-        let payload = engine.precompile_component(wasm)?;
+        let payload = on_compile_pool(|| engine.precompile_component(wasm))?;
         write_entry(dir, &path, &payload);
         // SAFETY: `payload` was just produced by this engine.
         unsafe { Component::deserialize(engine, &payload) }
     }
+}
+
+/// Runs a compile on a rayon pool of its own, from a plain thread. wasmtime compiles functions
+/// in parallel on the current rayon pool; on the global one, a compile started while every
+/// global worker waits for its result (envs made in a `par_iter` that all need the sandbox it
+/// builds) would find no thread to run on. And a rayon worker that waited for another pool
+/// would steal work of its own pool meanwhile, which may wait for this very compile. The
+/// caller's thread therefore just blocks on a thread that waits for the compile pool.
+fn on_compile_pool<T: Send>(compile: impl FnOnce() -> T + Send) -> T {
+    static POOL: std::sync::LazyLock<Option<rayon::ThreadPool>> = std::sync::LazyLock::new(|| {
+        rayon::ThreadPoolBuilder::new()
+            .thread_name(|i| format!("geode-compile-{i}"))
+            .build()
+            .ok()
+    });
+    let Some(pool) = &*POOL else {
+        return compile();
+    };
+    std::thread::scope(|scope| {
+        scope
+            .spawn(|| pool.install(compile))
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
 }
 
 fn private_dir(dir: &Path) -> bool {

@@ -128,7 +128,7 @@ pub fn grade(sandbox: &Sandbox, task: &SweTask, final_tree: &Tree, limits: RunRe
         nodes: 4,
     })));
     let code = format!(
-        "import geode_workspace\ngeode_workspace.grade({}, {:?})\n",
+        "import os, sys\nif os.path.isdir('/deps'): sys.path.append('/deps')\nimport geode_workspace\ngeode_workspace.grade({}, {:?})\n",
         serde_json::to_string(&ids).unwrap_or_default(),
         format!("{REPORT_DIR}/report.json"),
     );
@@ -139,6 +139,13 @@ pub fn grade(sandbox: &Sandbox, task: &SweTask, final_tree: &Tree, limits: RunRe
     request.mounts.push(Mount::new(REPORT_DIR, report.clone()));
     let outcome = sandbox.run(&request);
     let status = outcome.status.as_str().to_owned();
+    if outcome.exited {
+        return failed(
+            "the test run ended the process (os._exit) before the harness returned: no verdict"
+                .into(),
+            &status,
+        );
+    }
     let text = {
         let report = geode_runtime::workspace::lock(&report);
         report

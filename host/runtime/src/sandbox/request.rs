@@ -133,6 +133,9 @@ pub struct RunOutcome {
     /// True when a raised [`StopSignal`](super::StopSignal) ended the run or kept it from
     /// starting (status [`RunStatus::Deadline`]): another run of the same answer failed first.
     pub stopped: bool,
+    /// True when the program ended the process itself (`os._exit`) instead of returning to
+    /// the runner: whatever it was running did not finish (a grader reads this as "no verdict").
+    pub exited: bool,
 }
 
 impl RunOutcome {
@@ -151,6 +154,7 @@ impl RunOutcome {
             fuel_used: 0,
             elapsed: Duration::ZERO,
             stopped: false,
+            exited: false,
         }
     }
 }

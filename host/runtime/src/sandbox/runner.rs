@@ -213,6 +213,7 @@ impl Sandbox {
         };
         let finish = |done: Finished<'_, RunResult>| {
             let state = done.state;
+            let exited = matches!(&done.result, Err(e) if e.downcast_ref::<wasmtime_wasi::I32Exit>().is_some());
             let (status, exit_code, note) = classify(done.result, state, &limits, budget_bound);
             let mut stderr = state.stderr();
             if let Some(note) = note {
@@ -231,6 +232,7 @@ impl Sandbox {
                 fuel_used: done.fuel_used,
                 elapsed: started.elapsed(),
                 stopped: state.stopped(),
+                exited,
             }
         };
         service.call(
@@ -350,6 +352,7 @@ fn stopped_before_start(stop: &StopSignal, limits: &SandboxLimits) -> RunOutcome
         fuel_used: 0,
         elapsed: std::time::Duration::ZERO,
         stopped: stop.is_stopped(),
+        exited: false,
     }
 }
 
