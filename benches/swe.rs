@@ -143,6 +143,7 @@ fn main() {
 
     let native = has_pytest(&python);
     let mut geode_times = Vec::new();
+    let mut tool_times = Vec::new();
     let mut native_times = Vec::new();
     for task in tasks.iter() {
         let mut env = env_for(&sandbox, task);
@@ -156,6 +157,19 @@ fn main() {
             })
             .collect();
         geode_times.push(p50(std::mem::take(&mut times)));
+        let ids: Vec<&String> = task.tests().collect();
+        let action = format!(
+            "<tool_call><tool_name>pytest</tool_name><arguments>{}</arguments></tool_call>",
+            json!({"args": ids})
+        );
+        let times: Vec<Duration> = (0..runs)
+            .map(|_| {
+                let started = Instant::now();
+                env.step(&action).unwrap();
+                started.elapsed()
+            })
+            .collect();
+        tool_times.push(p50(times));
         if native {
             let times: Vec<Duration> = (0..runs).map(|_| subprocess_run(&python, task)).collect();
             native_times.push(p50(times));
@@ -167,9 +181,13 @@ fn main() {
         format!("skipped ({python} has no pytest)")
     };
     println!(
-        "| test run p50 over {} tasks | {:.1} ms | {native_text} |",
+        "| test run p50 over {} tasks: grading (restore, guard, report) | {:.1} ms | {native_text} |",
         tasks.len(),
         ms(p50(geode_times))
+    );
+    println!(
+        "| the same tests through the `pytest` tool (no guard) | {:.1} ms | {native_text} |",
+        ms(p50(tool_times))
     );
 
     let spec = VecSpec::uniform("swe:all", 64, 0);
