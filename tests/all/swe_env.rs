@@ -512,7 +512,7 @@ fn a_dataset_file_in_the_task_format_loads_with_its_own_tests() {
     let mut env = registry()
         .make(
             "swe:all",
-            &json!({"dataset": path.to_str().unwrap(), "tool_timeout": 10, "grade_timeout": 60}),
+            json!({"dataset": path.to_str().unwrap(), "tool_timeout": 10, "grade_timeout": 60}),
         )
         .unwrap();
     let reset = env.reset(Some(0)).unwrap();
@@ -526,7 +526,7 @@ fn a_dataset_file_in_the_task_format_loads_with_its_own_tests() {
     assert_eq!(done.reward, 1.0, "{:?}", done.info);
     let broken = registry().make(
         "swe:all",
-        &json!({"dataset": dir.join("missing.jsonl").to_str().unwrap()}),
+        json!({"dataset": dir.join("missing.jsonl").to_str().unwrap()}),
     );
     assert!(broken.is_err());
     std::fs::remove_dir_all(&dir).ok();

@@ -13,7 +13,9 @@ use super::bindings::{Check as WitCheck, MathGrader as Bindings, MathGraderPre};
 use super::check::{Check, Grade, GradeStatus};
 use super::extract::extract_boxed;
 use geode_runtime::CompileCache;
-use geode_runtime::sandbox::{ComponentService, Finished, RunState, SandboxLimits, StopSignal};
+use geode_runtime::sandbox::{
+    CallInputs, ComponentService, Finished, RunState, SandboxLimits, StopSignal,
+};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use wasmtime::{Engine, Trap};
@@ -118,10 +120,13 @@ impl MathGrader {
         };
         let finish =
             |done: Finished<'_, _>| (done.result, done.fuel_used, done.state.memory_denied());
-        let (result, fuel_used, memory_denied) =
-            self.inner
-                .service
-                .call("", &[], &run_limits, 0, StopSignal::new(), grade, finish);
+        let (result, fuel_used, memory_denied) = self.inner.service.call(
+            &CallInputs::default(),
+            &run_limits,
+            StopSignal::new(),
+            grade,
+            finish,
+        );
         let response_check = matches!(
             check,
             Check::BoxedReward | Check::BoxedRewardFast | Check::Extract

@@ -26,6 +26,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// Files as (relative path, contents).
+pub type Files = Vec<(String, Arc<Vec<u8>>)>;
+
 /// Bytes and files a task's repository may hold.
 const REPO_QUOTA: Quota = Quota {
     bytes: 256 << 20,
@@ -42,7 +45,7 @@ pub struct SweTask {
     /// The tree the agent starts in.
     pub start: Arc<Tree>,
     /// Files written over the final tree before grading.
-    pub test_files: Vec<(String, Arc<Vec<u8>>)>,
+    pub test_files: Files,
     /// A diff applied to the final tree before grading.
     pub test_patch: Option<String>,
     /// Directories whose files are restored from the task before grading (empty: every test
@@ -123,7 +126,7 @@ impl SweTask {
 /// Prefix of a gold patch that is the patch after it applied in reverse (a SWE-smith fix).
 pub const REVERSED: &str = "geode: reverse of\n";
 
-/// Applies a gold patch (possibly a [`REVERSED`] one) to `tree`.
+/// Applies a gold patch (possibly the reverse of a bug patch, as SWE-smith rows give it) to `tree`.
 pub fn apply_gold(tree: &mut Tree, gold: &str) -> Result<(), String> {
     match gold.strip_prefix(REVERSED) {
         Some(bug) => patch::apply(tree, bug, true),
@@ -156,7 +159,7 @@ fn names(value: &Value, key: &str) -> Result<Vec<String>, String> {
 }
 
 /// `{path: text}` as (path, bytes).
-fn file_map(value: Option<&Value>, key: &str) -> Result<Vec<(String, Arc<Vec<u8>>)>, String> {
+fn file_map(value: Option<&Value>, key: &str) -> Result<Files, String> {
     let Some(value) = value.filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
     };
@@ -187,7 +190,7 @@ fn clean_path(path: &str) -> Result<String, String> {
     Ok(parts.join("/"))
 }
 
-fn tree_of(files: Vec<(String, Arc<Vec<u8>>)>) -> Result<Tree, String> {
+fn tree_of(files: Files) -> Result<Tree, String> {
     let mut tree = Tree::new(REPO_QUOTA);
     for (path, data) in files {
         tree.put(&path, data)
@@ -243,7 +246,7 @@ fn repository(row: &Value, context: &RowContext) -> Result<Tree, String> {
 
 /// A directory's files (hidden directories such as `.git` left out).
 fn directory(root: &Path) -> Result<Tree, String> {
-    fn walk(dir: &Path, prefix: &str, out: &mut Vec<(String, Arc<Vec<u8>>)>) -> Result<(), String> {
+    fn walk(dir: &Path, prefix: &str, out: &mut Files) -> Result<(), String> {
         let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         for entry in entries {
             let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;

@@ -11,9 +11,11 @@ use std::sync::{Arc, LazyLock, Mutex};
 /// The shipped tasks, in geode's task format (one JSON object per line).
 pub const SHIPPED_JSONL: &str = include_str!(concat!(env!("OUT_DIR"), "/swe_tasks.jsonl"));
 
-/// The task sets read so far, by (dataset, repos).
-static LOADED: LazyLock<Mutex<HashMap<(String, Option<String>), Arc<Vec<SweTask>>>>> =
-    LazyLock::new(Mutex::default);
+/// A task set's key: its dataset and repos directory.
+type SetKey = (String, Option<String>);
+
+/// The task sets read so far.
+static LOADED: LazyLock<Mutex<HashMap<SetKey, Arc<Vec<SweTask>>>>> = LazyLock::new(Mutex::default);
 
 /// The shipped tasks.
 pub fn shipped() -> Result<Arc<Vec<SweTask>>> {

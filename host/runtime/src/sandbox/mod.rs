@@ -39,7 +39,7 @@ mod wit_convert;
 pub use crate::wasi_virtual::OutputLimitExceeded;
 pub use request::{FUEL_PER_SECOND, RunOutcome, RunRequest, RunStatus, SandboxLimits};
 pub use runner::{Footprint, Sandbox};
-pub use service::{ComponentService, Finished};
+pub use service::{CallInputs, ComponentService, Finished};
 pub(crate) use shared::SharedSandbox;
 pub use state::RunState;
 pub use stop::{AnswerBudget, CHECK_INTERVAL, RunningGuard, StopSignal};

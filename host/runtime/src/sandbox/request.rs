@@ -48,6 +48,15 @@ impl RunRequest {
         }
     }
 
+    /// What its call is given (stdin, trees, seed).
+    pub fn inputs(&self) -> super::CallInputs<'_> {
+        super::CallInputs {
+            stdin: &self.stdin,
+            mounts: &self.mounts,
+            seed: self.seed,
+        }
+    }
+
     /// The same request with `mount` among the trees the program sees.
     pub fn with_mount(mut self, mount: Mount) -> Self {
         self.mounts.push(mount);

@@ -235,15 +235,7 @@ impl Sandbox {
                 exited,
             }
         };
-        service.call(
-            &request.stdin,
-            &request.mounts,
-            &limits,
-            request.seed,
-            stop.clone(),
-            run,
-            finish,
-        )
+        service.call(&request.inputs(), &limits, stop.clone(), run, finish)
     }
 
     /// Measures what one instance of the runner `request` starts in costs: instantiates
@@ -261,13 +253,7 @@ impl Sandbox {
                 fuel: None,
                 ..limits.clone()
             };
-            let mut store = service.store(
-                &request.stdin,
-                &request.mounts,
-                &unlimited,
-                request.seed,
-                StopSignal::new(),
-            );
+            let mut store = service.store(&request.inputs(), &unlimited, StopSignal::new());
             let started = Instant::now();
             let Ok(runner) = service.template().instantiate(&mut store) else {
                 break;

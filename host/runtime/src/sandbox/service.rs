@@ -44,6 +44,17 @@ impl<P> std::fmt::Debug for ComponentService<P> {
     }
 }
 
+/// What one call is given: its stdin, the file trees it sees, and the seed of its randomness.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CallInputs<'a> {
+    /// Its standard input.
+    pub stdin: &'a str,
+    /// The trees it mounts.
+    pub mounts: &'a [Mount],
+    /// The seed of its randomness.
+    pub seed: u64,
+}
+
 /// The store of one call, as [`ComponentService::call`] hands it to its `finish` step.
 #[derive(Debug)]
 pub struct Finished<'a, R> {
@@ -82,21 +93,16 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
         })
     }
 
-    /// A fresh store for one call: `stdin`, the file trees `mounts`, randomness seeded by `seed`, the memory and output
-    /// caps of `limits`, its fuel (`None`: unlimited), and its timeout armed together with
-    /// `stop`.
+    /// A fresh store for one call: its `inputs`, the memory and output caps of `limits`, its
+    /// fuel (`None`: unlimited), and its timeout armed together with `stop`.
     pub fn store(
         &self,
-        stdin: &str,
-        mounts: &[Mount],
+        inputs: &CallInputs<'_>,
         limits: &SandboxLimits,
-        seed: u64,
         stop: Arc<StopSignal>,
     ) -> Store<RunState> {
-        let mut store = Store::new(
-            &self.inner.engine,
-            RunState::new(stdin, mounts, limits, seed),
-        );
+        let state = RunState::new(inputs.stdin, inputs.mounts, limits, inputs.seed);
+        let mut store = Store::new(&self.inner.engine, state);
         store.limiter(|state| &mut state.limiter);
         store
             .set_fuel(limits.fuel.unwrap_or(u64::MAX))
@@ -109,16 +115,14 @@ impl<P: Send + Sync + 'static> ComponentService<P> {
     /// hands what happened to `finish`, and disposes of the store.
     pub fn call<R, O>(
         &self,
-        stdin: &str,
-        mounts: &[Mount],
+        inputs: &CallInputs<'_>,
         limits: &SandboxLimits,
-        seed: u64,
         stop: Arc<StopSignal>,
         call: impl FnOnce(&P, &mut Store<RunState>) -> wasmtime::Result<R>,
         finish: impl FnOnce(Finished<'_, R>) -> O,
     ) -> O {
         let _active = self.inner.reaper.enter();
-        let mut store = self.store(stdin, mounts, limits, seed, stop);
+        let mut store = self.store(inputs, limits, stop);
         let budget = limits.fuel.unwrap_or(u64::MAX);
         let result = call(&self.inner.template, &mut store);
         let fuel_used = budget - store.get_fuel().unwrap_or(0);
