@@ -144,12 +144,10 @@ impl MountedFs<'_> {
         fd: &Resource<types::Descriptor>,
         f: impl FnOnce(&mut Tree, Ino) -> Result<R, ErrorCode>,
     ) -> FsResult<R> {
-        let d = self.get(fd)?;
-        let mut tree = lock(&d.tree);
-        if tree.meta(d.ino)?.kind != NodeKind::Dir {
-            return Err(ErrorCode::NotDirectory.into());
-        }
-        Ok(f(&mut tree, d.ino)?)
+        self.at(fd, |tree, ino| match tree.meta(ino)?.kind {
+            NodeKind::Dir => f(tree, ino),
+            NodeKind::File => Err(ErrorCode::NotDirectory),
+        })
     }
 
     /// Like [`at_dir`](Self::at_dir), for a change: refused on a read-only mount.
