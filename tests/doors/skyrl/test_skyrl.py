@@ -109,6 +109,15 @@ def test_a_tool_env_runs_the_python_tool_then_answers():
             assert_same(episode, direct)
 
 
+def test_options_come_from_keywords_or_the_env_config():
+    by_keyword = skyrl_gym.make(door.ENV_CLASS, env_id=GAME, seed=5)
+    assert by_keyword.init([])[0][-1]["content"] == replay(GAME, {"seed": 5}, [])["first"]
+    config = DictConfig({"env_id": MATH, "wrappers": ["python_tool"]})
+    by_config = skyrl_gym.make(door.ENV_CLASS, env_config=config, extras={"extra_info": {"idx": 2}})
+    first = replay(MATH, {"idx": 2}, [], ["python_tool"])["first"]
+    assert by_config.init([])[0] == [{"role": "user", "content": first}]
+
+
 def test_the_trainers_max_turns_ends_an_episode_as_truncated():
     env = skyrl_gym.make(GAME, env_config={}, extras={"extra_info": {"seed": 3}, "max_turns": 1})
     env.init([{"role": "system", "content": "Play."}])
