@@ -24,6 +24,8 @@ GEM_SCRIPT = textwrap.dedent("""
     from gem.utils.constants import TERMINAL_STATE, LanguageGameReward
     from gem.utils.debug import run_and_print_episode
     from gem.utils.parsing import extract_last_boxed_answer
+    from gem.utils.qa_em import em_check
+    from gem.utils.sandbox import run_python
     from gem.vector.async_vector_env import AsyncVectorEnv
     from gem.vector.sync_vector_env import SyncVectorEnv
     from gem.vector.vector_env import AutoresetMode, VectorEnv
@@ -36,6 +38,8 @@ GEM_SCRIPT = textwrap.dedent("""
     assert get_wrapper_fns is geode.wrappers.wrapper_factory.get_wrapper_fns
     assert gem.wrappers.observation_wrapper is sys.modules["geode.wrappers.observation_wrapper"]
     assert geode.wrappers.wrapper_factory.__spec__.name == "geode.wrappers.wrapper_factory"
+    assert run_python is sys.modules["geode.utils.sandbox"].run_python and em_check("The cat!", ["cat"])
+    assert run_python("print(6 * 7)", "none") == (True, "42\\n", "")
     vec = gem.make_vec(["%s"] * 4, wrappers=get_wrapper_fns("python_tool,concat"), seed=0)
     vec.reset()
     obs, rewards, terminated, truncated, infos = vec.step(["<python>print(6 * 7)</python>"] * 4)

@@ -20,6 +20,7 @@ mod eval;
 mod math;
 mod multiagent;
 mod registry;
+mod sandbox;
 mod seed;
 mod slot_env;
 mod tool;
@@ -52,5 +53,6 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::wrapper_tools, m)?)?;
     m.add_function(wrap_pyfunction!(seed::reduce_seed, m)?)?;
     m.add_function(wrap_pyfunction!(eval::eval_json, m)?)?;
+    sandbox::register(m)?;
     Ok(())
 }

@@ -26,7 +26,7 @@ from geode.envs.registration import (
 from geode.errors import *  # noqa: F401,F403
 from geode.errors import __all__ as _error_names
 from geode.vector import AutoresetMode, NativeVectorEnv, VectorEnv
-from geode import multiagent, tools, utils, wrappers
+from geode import multiagent, sandbox, tools, utils, wrappers
 from geode import _gem_alias
 from geode.evaluation import eval  # noqa: A004 - geode.eval, as `geode eval`
 
@@ -52,6 +52,7 @@ __all__ = [
     "print_envs",
     "register",
     "registration",
+    "sandbox",
     "tools",
     "utils",
     "wrappers",
