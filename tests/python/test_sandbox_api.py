@@ -25,6 +25,12 @@ def test_a_program_runs_and_says_how_it_ended():
         out.status = Status.MEMORY
 
 
+def test_numbers_of_other_types_are_taken():
+    np = pytest.importorskip("numpy")
+    out = sandbox.run("print(1)", timeout=np.float32(2.5), memory=np.int64(64 << 20), fuel=np.uint64(10 ** 9))
+    assert out.success
+
+
 def test_geode_exposes_the_module():
     assert geode.sandbox is sandbox and "sandbox" in geode.__all__
     assert sandbox.FUEL_PER_SECOND == 10_000_000_000

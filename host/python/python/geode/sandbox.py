@@ -8,7 +8,7 @@ sockets, environment variables or processes, and nothing survives from one run t
     out = geode.sandbox.run("print(sum(map(int, input().split())))", stdin="2 3\\n", timeout=5)
     assert out.status == "ok" and out.stdout == "5\\n"
 
-    outs = geode.sandbox.run_many([solution] * 64, stdin=tests, timeout=2)  # parallel, in order
+    outs = geode.sandbox.run_many([solution] * 64, stdin=test_input, timeout=2)  # parallel, in order
 
 The GIL is released while programs run. Limits left ``None`` take the sandbox's defaults (10 s,
 the fuel of 10 s of a tight loop, 256 MiB, 1 MiB of output per stream); explicit ones are
@@ -20,7 +20,7 @@ that many seconds of a tight loop (``timeout * FUEL_PER_SECOND``). Bad arguments
 
 import enum
 from dataclasses import dataclass
-from numbers import Real
+from numbers import Integral, Real
 from typing import Iterable, List, Optional, Union
 
 from geode import _geode
@@ -120,14 +120,15 @@ def run_many(programs: Iterable[Union[str, Request]], stdin: str = "", timeout: 
     (whose ``None`` fields take the keyword arguments)."""
     if isinstance(programs, (str, bytes)):
         raise InvalidArgumentError("run_many takes a list of programs, not one program (use run)")
+    defaults = {"stdin": stdin, "timeout": timeout, "memory": memory, "fuel": fuel, "seed": seed}
     requests = []
     for index, program in enumerate(programs):
         if isinstance(program, Request):
-            requests.append(_request(program.code, _either(program.stdin, stdin), _either(program.timeout, timeout),
-                                     _either(program.memory, memory), _either(program.fuel, fuel),
-                                     _either(program.seed, seed), index))
+            given = {name: value for name, value in vars(program).items() if value is not None}
+            fields = {**defaults, **given, "code": program.code}
         else:
-            requests.append(_request(program, stdin, timeout, memory, fuel, seed, index))
+            fields = {**defaults, "code": program}
+        requests.append(_request(**fields, index=index))
     return _outcomes(_geode.sandbox_run(requests))
 
 
@@ -135,10 +136,6 @@ def _run_gem(code: str, stdin: str = "", timeout: Optional[float] = None) -> Out
     """Runs ``code`` as GEM's ``run_python`` does: once, then, when it failed on a name that
     "is not defined", again with GEM's ``BASE_IMPORTS`` before it (``geode.utils.sandbox``)."""
     return _outcomes([_geode.sandbox_run_gem(_request(code, stdin, timeout, None, None, 0))])[0]
-
-
-def _either(value, default):
-    return default if value is None else value
 
 
 def _outcomes(rows) -> List[Outcome]:
@@ -177,8 +174,8 @@ def _seconds(value, where: str) -> Optional[float]:
 def _count(name: str, value, where: str, least: int) -> Optional[int]:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, Integral):
         raise InvalidArgumentError(f"{name} must be an int, not {type(value).__name__}{where}")
     if not least <= value < _U64:
         raise InvalidArgumentError(f"{name} must be an int in [{least}, 2**64), not {value}{where}")
-    return value
+    return int(value)

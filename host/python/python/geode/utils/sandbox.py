@@ -17,7 +17,8 @@ fuel counts as a timeout; the program sees no files, network, environment or sub
 whatever ``sandbox_type`` says (``"bwrap"`` and ``"none"`` differ only by the string check)
 and never the caller's stdin (``None`` is empty); memory (256 MiB) and output (1 MiB per
 stream) are capped, and a run over a cap fails; ``cmd_list`` is ignored and left as it was;
-an unknown ``sandbox_type`` is an ``InvalidArgumentError`` (GEM fails on an unbound name).
+an unknown ``sandbox_type`` is an ``InvalidArgumentError`` (GEM fails on an unbound name), and
+so is a timeout that is not a positive number of seconds.
 """
 
 import subprocess
