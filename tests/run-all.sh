@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite: README command 2, and what CI runs (.ci/run runs exactly this). Lints and
+# documents the crates, builds the Python package (target/py-venv) and OpenEnv's clients, runs the
+# Rust tests, checks the no-op build, runs the Python, OpenEnv and trainers' door suites, replays
+# GEM's recordings under perturbed hosts, and builds the book with its links checked.
+#
+# When a step fails, the failed tests' messages (from target/test-logs/) and the machine's disk and
+# memory are printed again on stderr, last, where a CI summary shows them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LOGS=target/test-logs
+mkdir -p "$LOGS"
+rm -f "$LOGS"/*.log
+
+report_failure() {
+    local status=$?
+    {
+        echo "tests/run-all.sh: a step failed (exit $status). Failed Rust tests' messages:"
+        for log in "$LOGS"/*.log; do
+            [ -f "$log" ] || continue
+            sed -n '/^failures:$/,/^test result:/p' "$log" | tail -c 6000
+        done
+        echo "disk:"; df -h . /tmp 2>/dev/null || true
+        echo "memory:"; free -m 2>/dev/null || true
+    } >&2
+    exit "$status"
+}
+trap report_failure ERR
+
+cargo clippy --workspace --all-targets --release -- -D warnings
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps -p geode-runtime -p geode-builtins \
+    -p geode-search -p geode-mcp -p geode-serve -p geode-sdk -p geode-games -p geode-order
+bash host/python/dev-install.sh
+cargo test --release 2>&1 | tee "$LOGS/cargo-test.log"
+bash tests/noop-build/check.sh
+target/py-venv/bin/python -m pytest -q tests/python
+target/openenv-venv/bin/python -m pytest -q tests/openenv
+bash tests/perturbed/replay.sh
+bash docs/build.sh
