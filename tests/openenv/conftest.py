@@ -3,6 +3,8 @@ started per test module on a free loopback port. Run with the venv that holds op
 ``bash host/serve/openenv-venv.sh && target/openenv-venv/bin/python -m pytest -q tests/openenv``."""
 
 import contextlib
+import functools
+import json
 import os
 import subprocess
 import time
@@ -14,6 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 GEODE = ROOT / "target/release/geode"
 HOSTILE = ROOT / "target/plugins/wasm32-wasip2/plugin/hostile.wasm"
+PY_VENV = ROOT / "target/py-venv/bin/python"
 
 
 def hostile_plugin() -> Path:
@@ -25,6 +28,24 @@ def hostile_plugin() -> Path:
             cwd=ROOT, check=True, capture_output=True,
         )
     return HOSTILE
+
+
+def direct(env_id: str, config: dict, wrappers: list, episodes: list) -> list:
+    """The episodes on geode's direct path (the ``geode`` package in ``target/py-venv``, through
+    ``direct.py``): per episode, its first observation and each step's (observation, reward,
+    terminated, truncated). Skips the calling test when that venv is not built."""
+    request = json.dumps({"id": env_id, "config": config, "wrappers": wrappers,
+                          "episodes": episodes}, sort_keys=True)
+    return _direct(request)
+
+
+@functools.lru_cache(maxsize=None)
+def _direct(request: str) -> list:
+    if not PY_VENV.exists():
+        pytest.skip("target/py-venv (the geode package, the direct path) is not built")
+    out = subprocess.run([str(PY_VENV), str(Path(__file__).with_name("direct.py"))],
+                         input=request, capture_output=True, text=True, timeout=300, check=True)
+    return json.loads(out.stdout)
 
 
 class Server:

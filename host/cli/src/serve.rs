@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use geode_runtime::Registry;
+use geode_runtime::{Registry, WrapperSpec};
 use geode_serve::ServeConfig;
 use std::io::Write;
 use std::net::IpAddr;
@@ -16,6 +16,10 @@ pub struct ServeArgs {
     /// Configuration overrides, a JSON object.
     #[arg(long)]
     config: Option<String>,
+    /// Wrappers by GEM's names, comma-separated, in order (e.g. python_tool); the tools of tool
+    /// wrappers are also offered on /mcp.
+    #[arg(long, value_delimiter = ',')]
+    wrappers: Vec<String>,
     /// Address to bind (loopback by default; 0.0.0.0 exposes the server to the network).
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
@@ -44,6 +48,11 @@ pub struct ServeArgs {
 pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
     let mut config = ServeConfig::new(&args.id);
     config.overrides = crate::parse_overrides(args.config.as_deref())?;
+    config.wrappers = args
+        .wrappers
+        .iter()
+        .map(|name| WrapperSpec::from_name(name, serde_json::Value::Null))
+        .collect::<Result<_, _>>()?;
     config.addr = (args.host, args.port).into();
     config.max_sessions = args.max_sessions.max(1);
     anyhow::ensure!(

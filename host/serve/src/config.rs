@@ -1,5 +1,6 @@
 //! What `geode serve` is asked to serve, and its limits.
 
+use geode_runtime::{MakeOptions, WrapperSpec};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -11,6 +12,9 @@ pub struct ServeConfig {
     pub env_id: String,
     /// Configuration overrides of that env (a JSON object, or null for none).
     pub overrides: Value,
+    /// Wrapper layers around each session's env, in order (GEM's names: `python_tool`...). The
+    /// tools of its tool layers are also served as MCP tools on `/mcp`.
+    pub wrappers: Vec<WrapperSpec>,
     /// Where to listen; loopback by default. Port 0 picks a free port.
     pub addr: SocketAddr,
     /// Sessions (WebSocket connections, named HTTP episodes, one-shot HTTP calls) held at once;
@@ -27,12 +31,18 @@ pub struct ServeConfig {
 }
 
 impl ServeConfig {
+    /// What every session is made with: the overrides and the wrappers.
+    pub fn make_options(&self) -> MakeOptions {
+        MakeOptions::overrides(self.overrides.clone()).with_wrappers(self.wrappers.clone())
+    }
+
     /// Serves `env_id` with the defaults: 127.0.0.1:8000, 1,024 sessions, 5 minutes idle
     /// timeout, no token, 2 MiB requests, one worker per core.
     pub fn new(env_id: &str) -> Self {
         ServeConfig {
             env_id: env_id.to_owned(),
             overrides: Value::Null,
+            wrappers: Vec::new(),
             addr: SocketAddr::from(([127, 0, 0, 1], 8000)),
             max_sessions: 1024,
             idle_timeout: Duration::from_secs(300),

@@ -4,7 +4,7 @@
 //! be played over plain HTTP.
 
 use crate::sessions::{self, Sessions};
-use crate::wire::{self, Code, Failure};
+use crate::wire::{self, Code, Failure, ResetParams};
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::{Query, State};
@@ -43,7 +43,7 @@ impl IntoResponse for Failure {
 }
 
 /// The body as a JSON object: empty means `{}`; anything else not an object is a 4xx.
-fn object(body: &Bytes) -> Result<Map<String, Value>, Failure> {
+pub(crate) fn object(body: &Bytes) -> Result<Map<String, Value>, Failure> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(Map::new());
     }
@@ -60,19 +60,18 @@ fn object(body: &Bytes) -> Result<Map<String, Value>, Failure> {
     }
 }
 
-/// `POST /reset`: a fresh env's first observation; with `episode_id`, the env is kept.
+/// `POST /reset`: a fresh env's first observation (of a chosen task with `index`); with
+/// `episode_id`, the env is kept.
 pub async fn reset(
     State(server): State<Arc<Sessions>>,
     body: Bytes,
 ) -> Result<Json<Value>, Failure> {
-    let params = object(&body)?;
-    let seed = wire::parse_seed(&params)?;
-    let episode_id = wire::parse_episode_id(&params)?;
+    let params = ResetParams::parse(&object(&body)?, &server.config().env_id)?;
+    let episode_id = params.episode_id.clone();
     let session = server.open().await?;
     let runner = session.clone();
-    let id = episode_id.clone();
     let out = server
-        .run(move || sessions::lock(&runner).reset(seed, id))
+        .run(move || sessions::lock(&runner).reset(params))
         .await??;
     if let Some(id) = episode_id {
         server.name(&id, session);
@@ -116,7 +115,10 @@ pub async fn step(
             server
                 .run(move || {
                     let mut session = sessions::lock(&session);
-                    session.reset(seed, None)?;
+                    session.reset(ResetParams {
+                        seed,
+                        ..ResetParams::default()
+                    })?;
                     session.step(&action)
                 })
                 .await??

@@ -1,17 +1,23 @@
 //! `geode serve`: one env id behind OpenEnv's HTTP and WebSocket protocol (as `openenv-core`
-//! 0.3 speaks it), so OpenEnv's clients (TRL, open-instruct, `GenericEnvClient`) play geode envs
-//! remotely. Every session is an isolated geode env under its limits; env calls run on a pool of
+//! 0.3 and `openenv` 0.10 speak it), so OpenEnv's clients (TRL, NeMo Gym, SkyRL, verifiers,
+//! `GenericEnvClient`, `MCPToolClient`) play geode envs remotely. Every session is an isolated geode env under its limits; env calls run on a pool of
 //! worker threads (one per core) while tokio serves the connections.
 //!
 //! Routes: `POST /reset`, `POST /step`, `GET /state`, `GET /health`, `GET /schema`,
-//! `GET /metadata`, `GET /ws`. The wire format is in [`wire`].
+//! `GET /metadata`, `GET /ws`; MCP's `POST /mcp` and `GET /mcp` (WebSocket) for the tools of the
+//! env's tool wrappers; the task API of dataset envs (`/list_environments`, `/{env}/splits`,
+//! `/{env}/tasks`, `/{env}/num_tasks`, `/{env}/task`, `/{env}/task_range`). The wire format is
+//! in [`wire`].
 
 #![deny(missing_docs)]
 
 mod auth;
 mod config;
 mod http;
+mod mcp;
 mod sessions;
+mod tasks;
+mod tools;
 pub mod wire;
 mod ws;
 
@@ -36,6 +42,13 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .route("/schema", get(http::schema))
         .route("/metadata", get(http::metadata))
         .route("/ws", get(ws::upgrade))
+        .route("/mcp", post(mcp::http).get(mcp::upgrade))
+        .route("/list_environments", get(tasks::list_environments))
+        .route("/{env}/splits", get(tasks::splits))
+        .route("/{env}/tasks", post(tasks::tasks))
+        .route("/{env}/num_tasks", post(tasks::num_tasks))
+        .route("/{env}/task", post(tasks::task))
+        .route("/{env}/task_range", post(tasks::task_range))
         .route_layer(axum::middleware::from_fn_with_state(
             sessions.clone(),
             auth::check,
@@ -70,7 +83,7 @@ pub fn serve(
     config: ServeConfig,
     ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
-    registry.make(&config.env_id, &config.overrides)?;
+    registry.make(&config.env_id, config.make_options())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("geode-serve-io")

@@ -2,7 +2,9 @@
 //! their calls run on (env calls are CPU work; they never run on the async threads).
 
 use crate::config::ServeConfig;
-use crate::wire::{self, Code, Failure};
+use crate::tasks::Catalog;
+use crate::tools::{SessionTools, Toolbox};
+use crate::wire::{self, Code, Failure, ResetParams};
 use geode_runtime::{Env, Registry};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -15,6 +17,8 @@ pub struct Session {
     env: Box<dyn Env>,
     episode_id: Option<String>,
     step_count: u64,
+    /// The session's own instances of the MCP tools, made on its first tool call.
+    pub tools: SessionTools,
     _slot: Slot,
 }
 
@@ -22,13 +26,18 @@ pub struct Session {
 pub type Shared = Arc<Mutex<Session>>;
 
 impl Session {
-    /// Starts an episode; `params` are OpenEnv's reset parameters (`seed`, `episode_id`).
-    pub fn reset(
-        &mut self,
-        seed: Option<u64>,
-        episode_id: Option<String>,
-    ) -> Result<Value, Failure> {
-        let out = self.env.reset(seed).map_err(|e| Failure::env(&e))?;
+    /// Starts an episode from OpenEnv's reset parameters: a seed, or a chosen task (a dataset
+    /// env's row), and the episode id.
+    pub fn reset(&mut self, params: ResetParams) -> Result<Value, Failure> {
+        let ResetParams {
+            seed,
+            task,
+            episode_id,
+        } = params;
+        let out = match task {
+            Some(index) => crate::tasks::start(&mut *self.env, index),
+            None => self.env.reset(seed).map_err(|e| Failure::env(&e)),
+        }?;
         self.episode_id = Some(episode_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()));
         self.step_count = 0;
         Ok(wire::reset_result(&out))
@@ -50,7 +59,12 @@ impl Session {
 /// Locks a session; a call that panicked on a worker leaves it usable (the env reports its
 /// own state on the next call).
 pub fn lock(session: &Shared) -> MutexGuard<'_, Session> {
-    session
+    lock_any(session)
+}
+
+/// Locks any of the server's mutexes, recovering one a panicking call left poisoned.
+pub fn lock_any<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
@@ -78,6 +92,8 @@ pub struct Sessions {
     active: Arc<AtomicUsize>,
     workers: rayon::ThreadPool,
     named: Mutex<HashMap<String, Named>>,
+    catalog: Catalog,
+    toolbox: Toolbox,
 }
 
 impl Sessions {
@@ -89,16 +105,28 @@ impl Sessions {
             .build()?;
         Ok(Sessions {
             registry,
-            config,
             active: Arc::new(AtomicUsize::new(0)),
             workers,
             named: Mutex::new(HashMap::new()),
+            catalog: Catalog::default(),
+            toolbox: Toolbox::new(&config),
+            config,
         })
     }
 
     /// The server's settings.
     pub fn config(&self) -> &ServeConfig {
         &self.config
+    }
+
+    /// The env the task API reads tasks from.
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The MCP tools every session offers.
+    pub fn toolbox(&self) -> &Toolbox {
+        &self.toolbox
     }
 
     /// The registry sessions are made from.
@@ -155,7 +183,7 @@ impl Sessions {
         let env = self
             .run(move || {
                 this.registry
-                    .make(&this.config.env_id, &this.config.overrides)
+                    .make(&this.config.env_id, this.config.make_options())
             })
             .await?
             .map_err(|e| {
@@ -167,6 +195,7 @@ impl Sessions {
             env,
             episode_id: None,
             step_count: 0,
+            tools: SessionTools::default(),
             _slot: slot,
         })))
     }
@@ -193,6 +222,12 @@ impl Sessions {
         Ok(named.session.clone())
     }
 
+    /// Drops the named session `id`; whether there was one. A WebSocket attached to it keeps
+    /// its env until it closes.
+    pub fn forget(&self, id: &str) -> bool {
+        self.table().remove(id).is_some()
+    }
+
     /// Drops the named HTTP episodes idle for longer than the timeout; how many.
     pub fn reap_idle(&self) -> usize {
         let timeout = self.config.idle_timeout;
@@ -203,8 +238,6 @@ impl Sessions {
     }
 
     fn table(&self) -> MutexGuard<'_, HashMap<String, Named>> {
-        self.named
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock_any(&self.named)
     }
 }

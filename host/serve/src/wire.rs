@@ -1,4 +1,4 @@
-//! OpenEnv's wire format as `openenv-core` 0.3 speaks it: what a text env's observation,
+//! OpenEnv's wire format as `openenv-core` 0.3 and `openenv` 0.10 speak it: what a text env's observation,
 //! action and state look like in JSON, the WebSocket envelopes, the error codes.
 
 use geode_runtime::{Error, ResetOutput, StepOutput};
@@ -149,6 +149,55 @@ pub fn parse_seed(params: &Map<String, Value>) -> Result<Option<u64>, Failure> {
     }
 }
 
+/// OpenEnv's reset parameters as geode reads them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ResetParams {
+    /// The seed (none: the env's own randomness goes on).
+    pub seed: Option<u64>,
+    /// A task to start (`index`, with an optional `split`): a dataset env's row. The seed is
+    /// then unused, as in GEM's `reset(idx=)`.
+    pub task: Option<u64>,
+    /// The episode id to report in the state (a fresh one when absent).
+    pub episode_id: Option<String>,
+}
+
+impl ResetParams {
+    /// Reads `seed`, `episode_id`, `index` and `split` (which must be `env_id`'s split when
+    /// given); other keys are ignored, as OpenEnv ignores parameters an env does not take.
+    pub fn parse(params: &Map<String, Value>, env_id: &str) -> Result<Self, Failure> {
+        let invalid = |message: String| Failure::new(Code::ValidationError, message);
+        let task = match params.get("index") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+            Some(other) => {
+                return Err(invalid(format!(
+                    "`index` must be a non-negative integer, got {other}"
+                )));
+            }
+        };
+        match params.get("split") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(split)) if task.is_none() => {
+                return Err(invalid(format!(
+                    "`split` {split:?} without `index`: name the task to start"
+                )));
+            }
+            Some(Value::String(split)) => crate::tasks::check_split(env_id, split)?,
+            Some(other) => {
+                return Err(invalid(format!(
+                    "`split` must be a string, got {}",
+                    kind_of(other)
+                )));
+            }
+        }
+        Ok(ResetParams {
+            seed: parse_seed(params)?,
+            task,
+            episode_id: parse_episode_id(params)?,
+        })
+    }
+}
+
 /// The episode id of a reset's or step's parameters, if any (a string of at most 255 bytes).
 pub fn parse_episode_id(params: &Map<String, Value>) -> Result<Option<String>, Failure> {
     match params.get("episode_id") {
@@ -165,7 +214,7 @@ pub fn parse_episode_id(params: &Map<String, Value>) -> Result<Option<String>, F
 }
 
 /// The observation after a reset as OpenEnv serializes one: `observation` (the text, not
-/// terminated or truncated, the info), `reward` null, `done` false.
+/// terminated or truncated, the info, OpenEnv's empty `metadata`), `reward` null, `done` false.
 pub fn reset_result(out: &ResetOutput) -> Value {
     json!({
         "observation": {
@@ -173,6 +222,7 @@ pub fn reset_result(out: &ResetOutput) -> Value {
             "terminated": false,
             "truncated": false,
             "info": Value::Object(out.info.to_map()),
+            "metadata": {},
         },
         "reward": Value::Null,
         "done": false,
@@ -188,6 +238,7 @@ pub fn step_result(out: &StepOutput) -> Value {
             "terminated": out.terminated,
             "truncated": out.truncated,
             "info": Value::Object(out.info.to_map()),
+            "metadata": {},
         },
         "reward": out.reward,
         "done": out.done(),
@@ -220,6 +271,7 @@ pub fn schema() -> Value {
                 "terminated": {"type": "boolean"},
                 "truncated": {"type": "boolean"},
                 "info": {"type": "object"},
+                "metadata": {"type": "object", "description": "Empty: geode's extras are in info"},
                 "done": {"type": "boolean"},
                 "reward": {"anyOf": [{"type": "number"}, {"type": "null"}]},
             },

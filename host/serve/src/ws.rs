@@ -1,23 +1,32 @@
 //! OpenEnv's `/ws` session protocol: one env per connection, made when the connection opens
 //! and freed when it closes, drops or stays idle past the timeout. Messages are
-//! `{"type": "reset"|"step"|"state"|"close", "data": ...}`; replies are `observation`, `state`
-//! or `error` envelopes. A failed call leaves the session open.
+//! `{"type": "reset"|"step"|"state"|"mcp"|"close", "data": ...}`; replies are `observation`,
+//! `state`, `mcp` (a JSON-RPC reply, see [`crate::mcp`]) or `error` envelopes. A failed call
+//! leaves the session open.
 
 use crate::sessions::{self, Sessions, Shared};
-use crate::wire::{self, Code, Failure};
-use axum::extract::State;
+use crate::wire::{self, Code, Failure, ResetParams};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
+use axum::extract::{Query, State};
 use axum::response::Response;
 use serde_json::{Map, Value, json};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `GET /ws`: upgrades to a WebSocket whose messages are capped at the request size limit.
-pub async fn upgrade(State(server): State<Arc<Sessions>>, ws: WebSocketUpgrade) -> Response {
+/// With `?session_id=`, the connection plays that kept session (one made by MCP's
+/// `openenv/session/create`, or a named HTTP episode) instead of a fresh one.
+pub async fn upgrade(
+    State(server): State<Arc<Sessions>>,
+    Query(query): Query<HashMap<String, String>>,
+    ws: WebSocketUpgrade,
+) -> Response {
     let limit = server.config().max_request_bytes;
+    let attach = query.get("session_id").cloned();
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| session(server, socket))
+        .on_upgrade(move |socket| session(server, socket, attach))
 }
 
 /// What to do after a message.
@@ -26,8 +35,12 @@ enum Next {
     Close,
 }
 
-async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
-    let env = match server.open().await {
+async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<String>) {
+    let opened = match attach {
+        Some(id) => server.named(&id),
+        None => server.open().await,
+    };
+    let env = match opened {
         Ok(env) => env,
         Err(failure) => {
             // Said at once, and again in answer to the client's first message (for up to 5 s),
@@ -119,7 +132,7 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket) {
     drop(env);
 }
 
-async fn handle(server: &Sessions, env: &Shared, text: &str) -> Next {
+async fn handle(server: &Arc<Sessions>, env: &Shared, text: &str) -> Next {
     let outcome = match serde_json::from_str::<Value>(text) {
         Err(e) => Err(Failure::new(
             Code::InvalidJson,
@@ -129,6 +142,13 @@ async fn handle(server: &Sessions, env: &Shared, text: &str) -> Next {
             Some("close") => return Next::Close,
             Some("reset") => reset(server, env, &message).await,
             Some("step") => step(server, env, &message).await,
+            Some("mcp") => match only(&message, &["type", "data"]) {
+                Ok(()) => {
+                    let reply = crate::mcp::on_session(server, message.get("data"), env).await;
+                    Ok(json!({"type": "mcp", "data": reply}))
+                }
+                Err(failure) => Err(failure),
+            },
             Some("state") => only(&message, &["type"])
                 .map(|()| json!({"type": "state", "data": sessions::lock(env).state()})),
             other => Err(Failure::new(
@@ -163,11 +183,10 @@ async fn reset(
             ));
         }
     };
-    let seed = wire::parse_seed(&params)?;
-    let episode_id = wire::parse_episode_id(&params)?;
+    let params = ResetParams::parse(&params, &server.config().env_id)?;
     let env = env.clone();
     let out = server
-        .run(move || sessions::lock(&env).reset(seed, episode_id))
+        .run(move || sessions::lock(&env).reset(params))
         .await??;
     Ok(json!({"type": "observation", "data": out}))
 }
