@@ -16,6 +16,9 @@ pub const COMPONENTIZE_QJS: &str = "0.4.5";
 /// ziglang, whose `zig cc` is clang with wasi-libc for `wasm32-wasi` (PyPI).
 pub const ZIGLANG: &str = "0.17.0";
 
+/// How many times an install from a package registry is tried before a build fails.
+const INSTALL_ATTEMPTS: u32 = 3;
+
 /// The pinned versions, hashed into every build stamp.
 pub fn versions() -> String {
     format!(
@@ -57,12 +60,15 @@ impl Toolchains {
         self.root.join(name)
     }
 
-    /// Runs `install` unless `ready` holds, holding the cache's lock for `name`.
+    /// Runs `install` unless `ready` holds, holding the cache's lock for `name`. An install
+    /// that fails is tried again (up to [`INSTALL_ATTEMPTS`] times, waiting longer each time):
+    /// a package registry that drops a connection or answers 5xx for a moment should not fail a
+    /// build. Every install starts from scratch, so a half-done one is never kept.
     fn ensure(
         &self,
         name: &str,
         ready: impl Fn() -> bool,
-        install: impl FnOnce() -> Result<()>,
+        install: impl Fn() -> Result<()>,
     ) -> Result<()> {
         if ready() {
             return Ok(());
@@ -73,7 +79,16 @@ impl Toolchains {
             return Ok(());
         }
         eprintln!("installing {name} into {} (once)", self.root.display());
-        install().with_context(|| format!("installing {name}"))?;
+        let mut attempt = 1;
+        while let Err(error) = install() {
+            if attempt == INSTALL_ATTEMPTS {
+                return Err(error.context(format!("installing {name} ({attempt} attempts)")));
+            }
+            let pause = std::time::Duration::from_secs(3 << attempt);
+            eprintln!("installing {name} failed ({error:#}); trying again in {pause:?}");
+            std::thread::sleep(pause);
+            attempt += 1;
+        }
         if !ready() {
             bail!("{name} was installed but does not answer as expected");
         }
