@@ -1,6 +1,8 @@
 """Fixtures of the OpenEnv protocol tests: the real ``target/release/geode serve`` binary,
-started per test module on a free loopback port. Run with the venv that holds openenv-core:
-``bash host/serve/openenv-venv.sh && target/openenv-venv/bin/python -m pytest -q tests/openenv``."""
+started per test module on a free loopback port. Run under both OpenEnv venvs, openenv-core 0.3's
+and openenv 0.10's (``test_openenv10.py`` runs in the second only):
+``bash host/serve/openenv-venv.sh && target/openenv-venv/bin/python -m pytest -q tests/openenv``
+``bash host/serve/openenv10-venv.sh && target/openenv10-venv/bin/python -m pytest -q tests/openenv``."""
 
 import contextlib
 import functools

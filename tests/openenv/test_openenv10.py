@@ -226,6 +226,9 @@ def test_task_api_picks_the_rows_reset_starts(env):
     # Reset with a chosen task starts that row, over HTTP as over the clients.
     reset = httpx.post(f"{url}/reset", json={"split": "train", "index": 4}).json()
     assert reset["observation"]["text"] == ranged[2]["prompt"]
+    one_shot = httpx.post(f"{url}/step", json={"action": {"message": env["actions"][0]},
+                                               "split": "train", "index": 3}).json()
+    assert (one_shot["observation"]["text"], one_shot["reward"]) == expected(env)[1][:2]
     # Out of range, a wrong split, an unknown env: the reason, with the status OpenEnv uses.
     out = task_api(url, f"/{id}/task", GetTaskRequest(split="train", index=10**9))
     assert out.status_code == 400 and "Invalid task index" in out.json()["detail"]
@@ -269,6 +272,23 @@ def test_mcp_tools_of_the_tool_wrapper(env):
     over_mcp, over_ws = asyncio.run(sockets())
     assert over_mcp["result"] == out["result"]
     assert over_ws["type"] == "mcp" and over_ws["data"]["result"] == out["result"]
+
+    # A kept session: tool calls and a WebSocket on it, then closed (a second close is refused).
+    created = httpx.post(f"{url}/mcp", json=rpc("openenv/session/create")).json()
+    session = created["result"]["session_id"]
+    kept = rpc("tools/call", {**call["params"], "session_id": session})
+    assert httpx.post(f"{url}/mcp", json=kept).json()["result"] == out["result"]
+
+    async def attached():
+        async with connect(f"{env['server'].ws_url}/ws?session_id={session}") as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {**env["reset"], "episode_id": "k"}}))
+            await ws.recv()
+            await ws.send(json.dumps({"type": "state"}))
+            return json.loads(await ws.recv())["data"]
+    assert asyncio.run(attached())["episode_id"] == "k"
+    closing = rpc("openenv/session/close", {"session_id": session})
+    assert httpx.post(f"{url}/mcp", json=closing).json()["result"]["closed"] is True
+    assert httpx.post(f"{url}/mcp", json=closing).json()["error"]["code"] == -32602
 
     async def client():
         # OpenEnv's MCP client: a session over HTTP /mcp, its WebSocket attached to the same env.
@@ -336,11 +356,14 @@ def test_malformed_input_gets_the_protocols_error_shape(env):
             replies.append(json.loads(await sock.recv()))
             await sock.send(json.dumps({"type": "reset", "data": {"index": "x"}}))
             replies.append(json.loads(await sock.recv()))
+        async with connect(f"{env['server'].ws_url}/ws?session_id=never-made") as sock:
+            replies.append(json.loads(await sock.recv()))
         return replies
     replies = asyncio.run(ws())
     assert [r.get("error", {}).get("code") for r in replies[:3]] == [-32700, -32600, None]
     assert replies[3]["type"] == "mcp" and replies[3]["data"]["error"]["code"] == -32600
     assert replies[4]["type"] == "error" and replies[4]["data"]["code"] == "VALIDATION_ERROR"
+    assert replies[5]["data"]["code"] == "SESSION_ERROR" and "never-made" in replies[5]["data"]["message"]
     # Still serving: a whole episode goes through afterwards.
     assert proc.poll() is None
     with GenericEnvClient(base_url=url).sync() as client:

@@ -1,5 +1,5 @@
-"""OpenEnv's own client (``openenv-core`` 0.3, unmodified) and plain HTTP against the real
-``geode serve``: episodes over WebSocket and HTTP, the response models OpenEnv validates with,
+"""OpenEnv's own client (``openenv-core`` 0.3 or ``openenv`` 0.10, unmodified: this file runs
+under both venvs) and plain HTTP against the real ``geode serve``: episodes over WebSocket and HTTP, the response models OpenEnv validates with,
 malformed and oversize requests, capacity, idle timeout, disconnects, a trapping env, the token."""
 
 import asyncio

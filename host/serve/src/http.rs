@@ -80,7 +80,8 @@ pub async fn reset(
 }
 
 /// `POST /step`: `{"action": {"message": ...}}`, on the episode named by `episode_id`, or
-/// else on a fresh env reset with the request's `seed` (OpenEnv's one-shot step).
+/// else on a fresh env reset with the request's reset parameters (`seed`, or `split` and
+/// `index`: OpenEnv's one-shot step).
 pub async fn step(
     State(server): State<Arc<Sessions>>,
     body: Bytes,
@@ -110,15 +111,12 @@ pub async fn step(
                 .await??
         }
         None => {
-            let seed = wire::parse_seed(&params)?;
+            let reset = ResetParams::parse(&params, &server.config().env_id)?;
             let session = server.open().await?;
             server
                 .run(move || {
                     let mut session = sessions::lock(&session);
-                    session.reset(ResetParams {
-                        seed,
-                        ..ResetParams::default()
-                    })?;
+                    session.reset(reset)?;
                     session.step(&action)
                 })
                 .await??

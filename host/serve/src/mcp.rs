@@ -6,6 +6,7 @@
 //! Every error, malformed requests included, is a JSON-RPC error object.
 
 use crate::sessions::{self, Sessions, Shared};
+use crate::tools::SessionTools;
 use crate::wire::Failure;
 use axum::Json;
 use axum::body::Bytes;
@@ -120,7 +121,7 @@ fn invalid(id: Value, message: impl Into<String>) -> Value {
 }
 
 /// Answers one request. `bound` is the session of the connection it came on, if any; without
-/// one, `session_id` names a kept session, and else a call runs on a fresh one-shot session.
+/// one, `session_id` names a kept session, and else a call runs on one-shot tools.
 async fn answer(server: &Arc<Sessions>, rpc: Rpc, bound: Option<&Shared>) -> Value {
     let Rpc { id, method, params } = rpc;
     let outcome = match method.as_str() {
@@ -192,17 +193,28 @@ async fn call(
         _ => return Err(bad("`arguments` must be an object".into())),
     };
     let session = match (bound, session_id(params)?) {
-        (Some(session), _) => session.clone(),
-        (None, Some(id)) => server.named(&id).map_err(|f| bad(f.message))?,
-        (None, None) => server.open().await?,
+        (Some(session), _) => Some(session.clone()),
+        (None, Some(id)) => Some(server.named(&id).map_err(|f| bad(f.message))?),
+        (None, None) => None,
+    };
+    // Without a session, the call runs on tools of its own (no env is made), under a slot of
+    // the session budget.
+    let slot = match session {
+        Some(_) => None,
+        None => Some(server.acquire()?),
     };
     let this = server.clone();
     let result = server
         .run(move || {
-            let mut session = sessions::lock(&session);
-            session
-                .tools
-                .call(this.toolbox(), this.registry(), index, &action)
+            let run = |tools: &mut SessionTools| {
+                tools.call(this.toolbox(), this.registry(), index, &action)
+            };
+            let out = match &session {
+                Some(session) => run(&mut sessions::lock(session).tools),
+                None => run(&mut SessionTools::default()),
+            };
+            drop(slot);
+            out
         })
         .await??;
     Ok(result)
