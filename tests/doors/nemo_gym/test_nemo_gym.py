@@ -11,14 +11,32 @@ from gym_servers import nemo_gym
 from servers import model_server
 
 GUESS = "game:GuessTheNumber-v0-easy"
-#: (id, make keywords, seed, the model's turns): a game, a math id, and a game with tool:python.
+#: The resources servers under test, by name: a game, a math id, and a game with tool:python.
+ENVS = {"game": (GUESS, {}), "math": ("math:GSM8K", {}), "tool": (GUESS, {"wrappers": ["python_tool"]})}
+#: (server, seed, the model's turns).
 EPISODES = [
-    (GUESS, {}, 3, ["\\boxed{5}", "I think \\boxed{2}", "\\boxed{8}", "\\boxed{1}", "\\boxed{9}"]),
-    ("math:GSM8K", {}, 5, ["The book takes \\boxed{8} days."]),
-    ("math:GSM8K", {}, 6, ["\\boxed{42}"]),
-    (GUESS, {"wrappers": ["python_tool"]}, 3, ["<python>print(2 + 3)</python>", "\\boxed{5}", "\\boxed{2}",
-                                               "```python\nprint(1/0)\n```", "\\boxed{3}", "\\boxed{4}"]),
+    ("game", 3, ["\\boxed{5}", "I think \\boxed{2}", "\\boxed{8}", "\\boxed{1}", "\\boxed{9}"]),
+    ("math", 5, ["The book takes \\boxed{8} days."]),
+    ("math", 6, ["\\boxed{42}"]),
+    ("tool", 3, ["<python>print(2 + 3)</python>", "\\boxed{5}", "\\boxed{2}", "```python\nprint(1/0)\n```",
+                 "\\boxed{3}", "\\boxed{4}"]),
 ]
+
+
+@pytest.fixture(scope="module")
+def urls():
+    """NeMo Gym's servers, started once: a resources server for each of ENVS, the vLLM-style model
+    server on the test model server (bisect policy), and the gymnasium agent on the game server."""
+    servers = {name: ("geode", {"domain": "games", "env_id": env_id, "env_kwargs": kwargs})
+               for name, (env_id, kwargs) in ENVS.items()}
+    with model_server("bisect") as model_url:
+        servers["model"] = ("model", {"base_url": model_url, "api_key": "none", "model": "geode-test",
+                                      "return_token_id_information": False, "uses_reasoning_parser": False})
+        servers["agent"] = ("agent", {"resources_server": {"type": "resources_servers", "name": "game"},
+                                      "model_server": {"type": "responses_api_models", "name": "model"},
+                                      "max_steps": 10})
+        with nemo_gym(servers) as started:
+            yield started
 
 
 def model_turn(text: str) -> dict:
@@ -61,35 +79,37 @@ def through_nemo_gym(base, seed, actions):
     return transcript
 
 
-@pytest.mark.parametrize("env_id, kwargs, seed, actions", EPISODES)
-def test_resources_server_steps_as_geode_does(env_id, kwargs, seed, actions):
-    expected = direct(env_id, kwargs, seed, actions)
-    with nemo_gym({"geode": {"domain": "games", "env_id": env_id, "env_kwargs": kwargs}}) as (_, urls):
-        assert through_nemo_gym(urls["geode"], seed, actions) == [tuple(step) for step in expected]
+@pytest.mark.parametrize("server, seed, actions", EPISODES)
+def test_resources_server_steps_as_geode_does(urls, server, seed, actions):
+    expected = direct(*ENVS[server], seed, actions)
+    assert through_nemo_gym(urls[server], seed, actions) == [tuple(step) for step in expected]
 
 
 def test_the_episodes_score_something():
-    rewards = [step[1] for episode in EPISODES for step in direct(*episode)[1:]]
+    rewards = [step[1] for server, seed, actions in EPISODES for step in direct(*ENVS[server], seed, actions)[1:]]
     assert any(reward > 0 for reward in rewards) and any(reward == 0 for reward in rewards)
 
 
-def test_gymnasium_agent_plays_a_game_through_geode():
-    with model_server("bisect") as model_url:
-        servers = {
-            "geode": {"domain": "games", "env_id": GUESS, "env_kwargs": {}},
-            "model": {"base_url": model_url, "api_key": "none", "model": "geode-test",
-                      "return_token_id_information": False, "uses_reasoning_parser": False},
-            "agent": {"resources_server": {"type": "resources_servers", "name": "geode"},
-                      "model_server": {"type": "responses_api_models", "name": "model"}, "max_steps": 10},
-        }
-        with nemo_gym(servers) as (_, urls):
-            row = {"responses_create_params": {"input": [{"role": "user", "content": "Guess the number."}]},
-                   "seed": 11}
-            run = requests.post(f"{urls['agent']}/run", json=row, timeout=120)
-            run.raise_for_status()
-            result = run.json()
+def test_gymnasium_agent_plays_a_game_through_geode(urls):
+    row = {"responses_create_params": {"input": [{"role": "user", "content": "Guess the number."}]}, "seed": 11}
+    run = requests.post(f"{urls['agent']}/run", json=row, timeout=120)
+    run.raise_for_status()
+    result = run.json()
     turns = [item["content"][0]["text"] for item in result["response"]["output"]
              if item.get("type") == "message" and item.get("role") == "assistant"]
     replay = direct(GUESS, {}, 11, turns)
     assert len(replay) == len(turns) + 1 and replay[-1][2] and result["terminated"]
     assert result["reward"] == sum(step[1] for step in replay[1:]) == 1.0
+
+
+def test_interleaved_sessions_keep_their_own_envs(urls):
+    sessions = {seed: requests.Session() for seed in (3, 5)}  # targets below and above 5
+    rows = {seed: {"responses_create_params": {"input": "play"}, "seed": seed} for seed in sessions}
+    for seed, session in sessions.items():
+        session.post(f"{urls['game']}/reset", json=rows[seed], timeout=60).raise_for_status()
+    for action in ["\\boxed{5}", "\\boxed{7}"]:
+        for seed, session in sessions.items():
+            step = session.post(f"{urls['game']}/step", json={**rows[seed], "response": model_turn(action)}, timeout=60)
+            step.raise_for_status()
+            expected = direct(GUESS, {}, seed, ["\\boxed{5}", "\\boxed{7}"])[1 if action.endswith("{5}") else 2]
+            assert step.json()["observation"] == expected[0] and step.json()["reward"] == expected[1]
