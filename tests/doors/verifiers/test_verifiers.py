@@ -73,30 +73,43 @@ def check_in_process(episode, env_id: str, wrappers=()) -> list:
     return rewards
 
 
-def check_openenv(episode, env_id: str) -> float:
-    """Asserts an episode through ``geode serve`` equals its replay; returns its reward."""
+def check_openenv(episode, env_id: str, wrappers=()) -> list:
+    """Asserts an episode through ``geode serve`` equals its replay; returns its per-step
+    rewards (the openenv taskset records only their sum)."""
     assert episode.ok, episode.errors
     trace = episode.traces[0]
     users, replies = turns(trace)
-    first, observations, rewards = replay(env_id, episode.task.data.reset, replies)
+    first, observations, rewards = replay(env_id, episode.task.data.reset, replies, wrappers)
     texts = [json.loads(user)["observation"]["text"] for user in users]
     assert texts == [first, *observations[:-1]]
     assert trace.rewards["openenv_reward"].score == sum(rewards)
-    return sum(rewards)
+    return rewards
 
 
 def test_openenv_taskset_plays_a_game_on_geode_serve(tmp_path):
     resets = [{"seed": seed} for seed in range(3)]
     with geode_serve(GAME) as url, model_server("bisect") as base_url:
         episodes = evaluate(openenv_block(url, resets), base_url, tmp_path)
-    assert [check_openenv(e, GAME) for e in episodes] == [1.0] * 3
+    assert [sum(check_openenv(e, GAME)) for e in episodes] == [1.0] * 3
 
 
 def test_openenv_taskset_scores_math_on_geode_serve(tmp_path):
     resets = [{"seed": seed} for seed in range(3)]
     with geode_serve(MATH) as url, model_server("math", "--answers", ANSWERS, "--p-correct", "1") as base_url:
         episodes = evaluate(openenv_block(url, resets), base_url, tmp_path)
-    assert [check_openenv(e, MATH) for e in episodes] == [1.0] * 3
+    assert [check_openenv(e, MATH) for e in episodes] == [[1.0]] * 3
+
+
+def test_openenv_taskset_runs_a_tool_env_on_geode_serve(tmp_path):
+    """Needs `geode serve --wrappers` (the python tool runs inside the served env)."""
+    resets = [{"seed": seed} for seed in range(2)]
+    tool_math = ("tool-math", "--answers", ANSWERS, "--p-correct", "1")
+    with geode_serve(MATH, "--wrappers", "python_tool") as url, model_server(*tool_math) as base_url:
+        episodes = evaluate(openenv_block(url, resets), base_url, tmp_path)
+    for episode in episodes:
+        rewards = check_openenv(episode, MATH, ["python_tool"])
+        assert len(rewards) == 2 and rewards[-1] == 1.0
+        assert "42" in turns(episode.traces[0])[0][1]  # the tool's result came back as a turn
 
 
 def test_a_reply_geode_serve_refuses_fails_the_episode_with_its_reason(tmp_path):
