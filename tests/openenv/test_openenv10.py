@@ -217,6 +217,7 @@ def test_task_api_picks_the_rows_reset_starts(env):
     task = task_api(url, f"/{id}/task", GetTaskRequest(split="train", index=3)).json()["task"]
     assert task == listed["tasks"][3]
     assert task["index"] == 3 and task["prompt"] == expected(env)[0]
+    assert task["info"] == httpx.post(f"{url}/reset", json={"index": 3}).json()["observation"]["info"]
     ranged = task_api(url, f"/{id}/task_range",
                       GetTaskRangeRequest(split="train", start=2, stop=5)).json()["tasks"]
     assert [t["index"] for t in ranged] == [2, 3, 4] and ranged[1] == task

@@ -1,8 +1,8 @@
 //! OpenEnv's task API, for dataset envs (`math:*`, `code:*`, `swe:*`...): a trainer lists the
 //! served env, its one split and its tasks, then resets with `{"split", "index"}` to start a
 //! chosen row. A task is episode `index` of the env's walk (GEM's `reset(idx=)`), described by
-//! its id, index, split and prompt (the first observation of that episode, as served, wrappers
-//! included). An env without a task list (a game: its episodes come from seeds) has no split.
+//! its id, index, split, prompt and info (the first observation and info of that episode, as
+//! served, wrappers included). An env without a task list (a game: its episodes come from seeds) has no split.
 //!
 //! Routes: `GET /list_environments`, `GET /{env}/splits`, `POST /{env}/tasks`,
 //! `POST /{env}/num_tasks`, `POST /{env}/task`, `POST /{env}/task_range`.
@@ -245,7 +245,8 @@ impl Request {
         }
     }
 
-    /// The tasks of `indexes`: id, index, split and prompt.
+    /// The tasks of `indexes`: id, index, split, prompt and the first info (where dataset envs
+    /// name their row: `task_id`, `problem_index`...).
     async fn describe(
         &self,
         server: &Arc<Sessions>,
@@ -261,6 +262,7 @@ impl Request {
                         "index": index,
                         "split": split,
                         "prompt": first.observation,
+                        "info": Value::Object(first.info.to_map()),
                     }))
                 })
                 .collect()
