@@ -9,6 +9,9 @@ WebAssembly components, stepped from Rust with the GIL released.
     vec = gem.make_vec(["game:GuessTheNumber-v0-hard"] * 64, wrappers=["concat"], async_mode=True)
 """
 
+import importlib as _importlib
+import importlib.util as _importlib_util
+
 from geode import _geode
 from geode.core import Env, EnvWrapper
 from geode.envs import registration
@@ -32,6 +35,18 @@ from geode.evaluation import eval  # noqa: A004 - geode.eval, as `geode eval`
 
 CONTRACT_VERSION = _geode.contract_version()
 _gem_alias.install()
+
+#: Names served by a door module, imported on first use (the door's library is optional).
+#: verifiers finds taskset ``geode`` by reading this package's ``__all__``, so they are listed
+#: there when verifiers is installed.
+_LAZY = {"GeodeTaskset": "geode.verifiers", "GeodeEnv": "geode.verifiers"}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return getattr(_importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'geode' has no attribute {name!r}")
+
 
 __all__ = [
     "AutoresetMode",
@@ -58,3 +73,5 @@ __all__ = [
     "wrappers",
     *_error_names,
 ]
+if _importlib_util.find_spec("verifiers") is not None:
+    __all__ += list(_LAZY)

@@ -13,7 +13,7 @@ EXTRAS = {
     "openenv": "openenv>=0.10,<0.11",
     "verifiers": "verifiers>=0.4,<0.5",
     "skyrl": "skyrl-gym>=0.4,<0.5",
-    "nemo-gym": "nemo-gym>=0.4,<0.5",
+    "nemo-gym": "nemo-gym>=0.7,<0.8",
     "trl": "trl>=1.16,<2",
 }
 

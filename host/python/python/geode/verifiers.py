@@ -5,8 +5,9 @@ each reply to the geode env as the action and the next observation back as the u
 the env terminates or truncates (or ``max_turns``). The rewards' sum is the trace's
 ``geode_reward``; ``trace.info["geode"]`` keeps the per-step rewards and the final observation.
 
-The taskset id is ``geode`` (importing this module makes ``geode`` export its classes, which is
-how verifiers finds a taskset package)::
+The taskset id is ``geode``: verifiers finds a taskset package by the Taskset and Env classes
+its ``__all__`` names, and ``geode`` names these two (imported from here on first use) when
+verifiers is installed::
 
     import geode.verifiers
     env = {"taskset": {"id": "geode", "env_id": "game:GuessTheNumber-v0-easy", "num_tasks": 8},
@@ -157,14 +158,3 @@ def env_config(env_id: str, *, harness: str = "null", runtime: str = "subprocess
 __all__ = ["GeodeConfig", "GeodeData", "GeodeEnv", "GeodeEnvConfig", "GeodeTask", "GeodeTaskset",
            "TASKSET_ID", "env_config"]
 
-
-def _export() -> None:
-    """verifiers resolves taskset id ``geode`` by importing the ``geode`` package and taking the
-    Taskset and Env subclasses its ``__all__`` names: make it name this module's."""
-    for name in ("GeodeTaskset", "GeodeEnv"):
-        setattr(geode, name, globals()[name])
-        if name not in geode.__all__:
-            geode.__all__.append(name)
-
-
-_export()
