@@ -152,7 +152,7 @@ pub async fn task(
 ) -> Result<Json<Value>, Refusal> {
     let request = Request::read(&server, &env, &body, &["index"])?;
     let count = request.count(&server).await?;
-    let index = &request.fields["index"];
+    let index = request.fields.get("index").unwrap_or(&Value::Null);
     let index = index.as_u64().filter(|&i| i < count).ok_or_else(|| {
         Refusal(
             StatusCode::BAD_REQUEST,
