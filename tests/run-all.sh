@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite: README command 2, and what CI runs (.ci/run runs exactly this). Lints and
 # documents the crates, builds the Python package (target/py-venv) and OpenEnv's clients, runs the
-# Rust tests, checks the no-op build, runs the Python, OpenEnv and trainers' door suites, replays
-# GEM's recordings under perturbed hosts, and builds the book with its links checked.
+# Rust tests, checks the no-op build, runs the Python suite, the OpenEnv suite with openenv-core
+# 0.3's and openenv 0.10's clients, and the trainers' doors (tests/doors: SkyRL-gym, verifiers,
+# NeMo Gym, TRL, each in a venv of its own), replays GEM's recordings under perturbed hosts, and
+# builds the book with its links checked.
 #
 # When a step fails, the failed tests' messages (from target/test-logs/) and the machine's disk and
 # memory are printed again on stderr, last, where a CI summary shows them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every venv the suite makes is built once and reused; a second copy of each downloaded package in
+# pip's cache would only cost disk (gigabytes, with the trainers' doors).
+export PIP_NO_CACHE_DIR=1
 LOGS=target/test-logs
 mkdir -p "$LOGS"
 rm -f "$LOGS"/*.log
@@ -35,5 +40,8 @@ cargo test --release 2>&1 | tee "$LOGS/cargo-test.log"
 bash tests/noop-build/check.sh
 target/py-venv/bin/python -m pytest -q tests/python
 target/openenv-venv/bin/python -m pytest -q tests/openenv
+bash host/serve/openenv10-venv.sh
+target/openenv10-venv/bin/python -m pytest -q tests/openenv
+bash tests/doors/run.sh
 bash tests/perturbed/replay.sh
 bash docs/build.sh
