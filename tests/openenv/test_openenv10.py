@@ -28,7 +28,7 @@ from openenv.core.env_server.mcp_types import JsonRpcResponse  # noqa: E402
 from openenv.core.env_server.types import (  # noqa: E402
     Action, EnvironmentMetadata, GetTaskRangeRequest, GetTaskRequest, HealthResponse,
     ListTasksRequest, NumTasksRequest, Observation, ResetResponse, SchemaResponse, State,
-    StepResponse, WSObservationResponse, WSStateResponse,
+    StepResponse, WSErrorResponse, WSObservationResponse, WSStateResponse,
 )
 from openenv.core.generic_client import GenericEnvClient  # noqa: E402
 from openenv.core.mcp_client import MCPToolClient  # noqa: E402
@@ -51,14 +51,19 @@ ENVS = {
 }
 
 
+def serve_spec(spec: dict, *args: str):
+    """``geode serve`` of one of ``ENVS``, with more flags."""
+    args = ["--config", json.dumps(spec["config"]), *args]
+    if spec["wrappers"]:
+        args += ["--wrappers", ",".join(spec["wrappers"])]
+    return serve(spec["id"], *args)
+
+
 @pytest.fixture(scope="module", params=list(ENVS))
 def env(request):
     """A served env: its settings (``ENVS``) and its running server (``server``)."""
     spec = dict(ENVS[request.param], name=request.param)
-    args = ["--config", json.dumps(spec["config"])]
-    if spec["wrappers"]:
-        args += ["--wrappers", ",".join(spec["wrappers"])]
-    with serve(spec["id"], *args) as server:
+    with serve_spec(spec) as server:
         spec["server"] = server
         yield spec
 
@@ -363,6 +368,7 @@ def test_malformed_input_gets_the_protocols_error_shape(env):
     replies = asyncio.run(ws())
     assert [r.get("error", {}).get("code") for r in replies[:3]] == [-32700, -32600, None]
     assert replies[3]["type"] == "mcp" and replies[3]["data"]["error"]["code"] == -32600
+    WSErrorResponse.model_validate(replies[4])
     assert replies[4]["type"] == "error" and replies[4]["data"]["code"] == "VALIDATION_ERROR"
     assert replies[5]["data"]["code"] == "SESSION_ERROR" and "never-made" in replies[5]["data"]["message"]
     # Still serving: a whole episode goes through afterwards.
@@ -371,3 +377,24 @@ def test_malformed_input_gets_the_protocols_error_shape(env):
         first = client.reset(**env["reset"])
         steps = [client.step({"message": a}) for a in env["actions"]]
     assert trace(first, steps) == expected(env)
+
+
+@pytest.mark.parametrize("name", list(ENVS))
+def test_kept_sessions_count_against_capacity(name):
+    spec = ENVS[name]
+    with serve_spec(spec, "--max-sessions", "1") as server:
+        url = server.url
+        first = httpx.post(f"{url}/mcp", json=rpc("openenv/session/create")).json()
+        session = first["result"]["session_id"]
+        refused = JsonRpcResponse.model_validate(
+            httpx.post(f"{url}/mcp", json=rpc("openenv/session/create")).json())
+        assert refused.error.code == -32000 and refused.error.data["code"] == "CAPACITY_REACHED"
+        with pytest.raises(RuntimeError, match="CAPACITY_REACHED"):
+            with GenericEnvClient(base_url=url).sync() as client:
+                client.reset()
+        # Closing the kept session frees its slot: a whole episode then goes through.
+        httpx.post(f"{url}/mcp", json=rpc("openenv/session/close", {"session_id": session}))
+        with GenericEnvClient(base_url=url).sync() as client:
+            first = client.reset(**spec["reset"])
+            steps = [client.step({"message": a}) for a in spec["actions"]]
+        assert trace(first, steps) == expected(dict(spec))
