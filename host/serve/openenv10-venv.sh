@@ -9,6 +9,6 @@ PY="$VENV/bin/python"
 if [ ! -x "$PY" ]; then
     "${PYTHON:-python3}" -m venv "$VENV"
 fi
-if ! "$PY" -c "import openenv.core.mcp_client, pytest, websockets" 2>/dev/null; then
+if ! "$PY" -c "from importlib.metadata import version as v; assert v('openenv') == '0.10.0'; import pytest, websockets" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "openenv==0.10.0" "pytest>=8,<10" "websockets>=15,<17"
 fi
