@@ -44,14 +44,17 @@ fn main() {
     });
 }
 
-/// Compiles the plugin crates and writes `$OUT_DIR/builtin_plugins.rs` (`PLUGINS`, `DATASETS`).
+/// Compiles the plugin crates and writes `$OUT_DIR/builtin_plugins.rs` (`plugins()`, `datasets()`).
 fn embed_plugins(root: &std::path::Path, out_dir: &std::path::Path) {
     let crates = geode_build::crates_in(&root.join("plugins"));
     let built = geode_build::build_guests(root, &crates);
+    // Functions, not statics: rustc would also copy a static's bytes into the crate's metadata.
     let mut table = String::from(
         "/// The plugins compiled from `plugins/`: (package name, component bytes).\n",
     );
-    table.push_str("pub static PLUGINS: &[(&str, &[u8])] = &[\n");
+    table.push_str(
+        "#[inline(never)]\npub fn plugins() -> &'static [(&'static str, &'static [u8])] {\n    &[\n",
+    );
     for (package, path) in built {
         writeln!(
             table,
@@ -60,7 +63,7 @@ fn embed_plugins(root: &std::path::Path, out_dir: &std::path::Path) {
         )
         .unwrap();
     }
-    table.push_str("];\n");
+    table.push_str("    ]\n}\n");
     builtin_datasets(root, &crates, &mut table);
     std::fs::write(out_dir.join("builtin_plugins.rs"), table).expect("write builtin_plugins.rs");
 }
@@ -75,7 +78,9 @@ fn builtin_datasets(
     table.push_str(
         "/// The datasets of the plugins (`plugins/<dir>/data/*.jsonl`): (name, source, rows).\n",
     );
-    table.push_str("pub static DATASETS: &[(&str, &str, &[u8])] = &[\n");
+    table.push_str(
+        "#[inline(never)]\npub fn datasets() -> &'static [(&'static str, &'static str, &'static [u8])] {\n    &[\n",
+    );
     for guest in crates {
         let dir = &guest.dir;
         // No `rerun-if-changed` of its own: `build_guests` watches the whole plugin directory
@@ -107,5 +112,5 @@ fn builtin_datasets(
             .unwrap();
         }
     }
-    table.push_str("];\n");
+    table.push_str("    ]\n}\n");
 }

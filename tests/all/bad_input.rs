@@ -163,7 +163,7 @@ fn missing_file_names_the_path() {
 #[test]
 fn duplicate_ids_are_refused() {
     let mut registry = geode_builtins::registry(runtime()).unwrap();
-    let (_, wasm) = geode_builtins::PLUGINS
+    let (_, wasm) = geode_builtins::plugins()
         .iter()
         .find(|(n, _)| *n == "guess-the-number")
         .unwrap();

@@ -5,7 +5,7 @@ use geode_runtime::{PluginSource, Registry, Runtime};
 use serde_json::json;
 
 fn wasm() -> &'static [u8] {
-    geode_builtins::PLUGINS
+    geode_builtins::plugins()
         .iter()
         .find(|(n, _)| *n == "guess-the-number")
         .unwrap()

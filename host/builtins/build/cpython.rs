@@ -103,15 +103,19 @@ impl Component {
     }
 
     /// Writes `$OUT_DIR/<name>.rs`: the component's bytes (a Rust expression) and why they are
-    /// missing (empty: they are not).
+    /// missing (empty: they are not). The bytes are returned by a function that is never inlined,
+    /// not held in a `static`: rustc copies a static's value into the crate's metadata too, which
+    /// doubled the crate on disk (one more copy per feature set) and made every dependent load it.
     fn write_module(&self, out_dir: &Path, bytes: &str, reason: &str) {
         let upper = self.name.to_uppercase();
         let code = format!(
             "/// The {name} component (empty when it was not built).\n\
-             pub static {upper}_WASM: &[u8] = {bytes};\n\
+             #[inline(never)]\n\
+             pub fn {lower}_wasm() -> &'static [u8] {{ {bytes} }}\n\
              /// Why the component is missing (empty: it is not).\n\
              pub static {upper}_BUILD_ERROR: &str = {reason:?};\n",
             name = self.name.replace('_', " "),
+            lower = self.name,
         );
         let file = out_dir.join(format!("{}.rs", self.name));
         std::fs::write(&file, code).expect("write the generated component module");

@@ -19,7 +19,7 @@ fn embedded(what: &str, wasm: &'static [u8], error: &str) -> Result<&'static [u8
 pub fn python_runner_component() -> Result<&'static [u8], String> {
     embedded(
         "Python runner",
-        PYTHON_RUNNER_WASM,
+        python_runner_wasm(),
         PYTHON_RUNNER_BUILD_ERROR,
     )
 }
@@ -29,7 +29,7 @@ pub fn python_runner_component() -> Result<&'static [u8], String> {
 pub fn python_runner_numpy_component() -> Result<&'static [u8], String> {
     embedded(
         "Python runner with numpy",
-        PYTHON_RUNNER_NUMPY_WASM,
+        python_runner_numpy_wasm(),
         PYTHON_RUNNER_NUMPY_BUILD_ERROR,
     )
 }
@@ -37,5 +37,5 @@ pub fn python_runner_numpy_component() -> Result<&'static [u8], String> {
 /// geode's math grader component (`plugins/math-grader`), or why the build could not produce
 /// it.
 pub fn math_grader_component() -> Result<&'static [u8], String> {
-    embedded("math grader", MATH_GRADER_WASM, MATH_GRADER_BUILD_ERROR)
+    embedded("math grader", math_grader_wasm(), MATH_GRADER_BUILD_ERROR)
 }

@@ -52,11 +52,11 @@ pub fn install(runtime: &Runtime) {
 /// geode's Python runner [installed](install).
 pub fn registry(runtime: Runtime) -> Result<Registry> {
     install(&runtime);
-    for (name, source, rows) in DATASETS {
+    for (name, source, rows) in datasets() {
         runtime.datasets().insert_jsonl(name, source, rows)?;
     }
     let mut registry = Registry::empty(runtime);
-    for (name, wasm) in PLUGINS {
+    for (name, wasm) in plugins() {
         registry.add_bytes(PluginSource::Builtin((*name).to_owned()), wasm)?;
     }
     registry.add_native(Arc::new(gem::GemProvider))?;

@@ -146,7 +146,7 @@ fn inspect_describes_a_plugin_file_and_rejects_junk() {
     let dir = std::env::temp_dir().join(format!("geode-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let plugin = dir.join("guess.wasm");
-    let (_, wasm) = geode_builtins::PLUGINS
+    let (_, wasm) = geode_builtins::plugins()
         .iter()
         .find(|(n, _)| *n == "guess-the-number")
         .unwrap();
