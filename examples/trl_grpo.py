@@ -9,10 +9,10 @@ its ``environment_factory`` hook (geode.trl), and the env's own reward scores ea
 chat template is the Qwen3 one TRL ships (so TRL can render the `step` tool and parse its calls).
 It learns nothing; it shows the loop runs.
 
-geode's native module and torch's OpenMP runtime both take static TLS, more than glibc keeps spare
-for libraries loaded at run time by default; until the module takes less, start Python with
-``GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384`` (else importing the second of them fails
-with "cannot allocate memory in static TLS block").
+geode's native module takes no static TLS (its allocator uses local-dynamic TLS), so it loads
+beside torch's OpenMP runtime in either order. With a wheel older than that, importing the second
+of them fails with "cannot allocate memory in static TLS block"; start Python with
+``GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384`` there.
 """
 
 import argparse

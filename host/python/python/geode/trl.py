@@ -13,9 +13,8 @@ model's action text (a guess, an answer, a ``<python>`` call for ``tool:python``
     trainer = GRPOTrainer(model=..., train_dataset=Dataset.from_list(prompts(64)),
                           environment_factory=environment_factory("game:GuessTheNumber-v0-easy"))
 
-Needs the ``trl`` extra (TRL itself needs torch; nothing here does). geode's native module and
-torch's OpenMP runtime together need more static TLS than glibc keeps for libraries loaded at run
-time: in such a process, start Python with ``GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384``.
+Needs the ``trl`` extra (TRL itself needs torch; nothing here does). geode's native module takes
+no static TLS, so it loads beside torch's OpenMP runtime in either order.
 """
 
 from typing import Any, Dict, List, Optional
