@@ -40,7 +40,7 @@ cargo test --release 2>&1 | tee "$LOGS/cargo-test.log"
 bash tests/noop-build/check.sh
 target/py-venv/bin/python -m pytest -q tests/python
 target/openenv-venv/bin/python -m pytest -q tests/openenv
-bash host/serve/openenv10-venv.sh
+bash host/serve/openenv-venv.sh 0.10
 target/openenv10-venv/bin/python -m pytest -q tests/openenv
 bash tests/doors/run.sh
 bash tests/perturbed/replay.sh
