@@ -2,7 +2,7 @@
 started per test module on a free loopback port. Run under both OpenEnv venvs, openenv-core 0.3's
 and openenv 0.10's (``test_openenv10.py`` runs in the second only):
 ``bash host/serve/openenv-venv.sh && target/openenv-venv/bin/python -m pytest -q tests/openenv``
-``bash host/serve/openenv10-venv.sh && target/openenv10-venv/bin/python -m pytest -q tests/openenv``."""
+``bash host/serve/openenv-venv.sh 0.10 && target/openenv10-venv/bin/python -m pytest -q tests/openenv``."""
 
 import contextlib
 import functools

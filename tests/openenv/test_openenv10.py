@@ -6,7 +6,7 @@ models and geode's own ``/schema``; the task API picks rows; the wrapper's tools
 ``/mcp`` (HTTP, WebSocket, ``/ws`` messages, ``MCPToolClient``); malformed input gets the
 protocol's error shape and the server goes on serving. Skipped when run with openenv-core 0.3's
 venv (test_protocol.py covers both); run it with
-``bash host/serve/openenv10-venv.sh && target/openenv10-venv/bin/python -m pytest -q tests/openenv``."""
+``bash host/serve/openenv-venv.sh 0.10 && target/openenv10-venv/bin/python -m pytest -q tests/openenv``."""
 
 import asyncio
 import importlib.metadata
