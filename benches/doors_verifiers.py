@@ -2,7 +2,7 @@
 
 - ``openenv -> geode serve``: verifiers' openenv taskset on ``geode serve`` (Rust, WebSocket);
 - ``openenv -> openenv server``: the same taskset on OpenEnv's own Python server (``create_app``
-  and uvicorn) hosting geode's Python env through a small ``Environment`` subclass;
+  and uvicorn) hosting geode's Python env through ``geode.openenv``'s ``Environment``;
 - ``geode taskset (in process)``: ``geode.verifiers``, stepping the env in the eval's process.
 
 The model server plays the model (``bisect`` for GuessTheNumber, ``math`` for a math id) through
@@ -35,46 +35,10 @@ ANSWERS = str(ROOT / "host/builtins/src/math/data/gsm8k.jsonl")
 def openenv_server(env_id: str, port: int) -> None:
     """Serves ``env_id`` on OpenEnv's Python server (runs in its own process)."""
     import uvicorn
-    from openenv.core.env_server import create_app
-    from openenv.core.env_server.interfaces import Environment
-    from openenv.core.env_server.types import Action, Observation, State
 
-    import geode
+    from geode.openenv import create_app
 
-    class TextAction(Action):
-        message: str
-
-    class TextObservation(Observation):
-        text: str = ""
-        terminated: bool = False
-        truncated: bool = False
-
-    class GeodeEnvironment(Environment):
-        SUPPORTS_CONCURRENT_SESSIONS = True
-
-        def __init__(self):
-            super().__init__()
-            self.env, self.steps = geode.make(env_id), 0
-
-        def reset(self, seed=None, episode_id=None, **kwargs):
-            self.steps = 0
-            text, _ = self.env.reset(seed=seed)
-            return TextObservation(text=text)
-
-        def step(self, action, timeout_s=None, **kwargs):
-            self.steps += 1
-            text, reward, terminated, truncated, _ = self.env.step(action.message)
-            return TextObservation(text=text, reward=float(reward), done=bool(terminated or truncated),
-                                   terminated=bool(terminated), truncated=bool(truncated))
-
-        @property
-        def state(self):
-            return State(step_count=self.steps)
-
-        def close(self):
-            self.env.close()
-
-    app = create_app(GeodeEnvironment, TextAction, TextObservation, max_concurrent_envs=256)
+    app = create_app(env_id, max_concurrent_envs=256)
     print(f"listening on http://127.0.0.1:{port}", flush=True)
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 

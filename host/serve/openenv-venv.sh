@@ -5,7 +5,8 @@
 # venv does not need. Idempotent and quiet.
 #
 #   bash host/serve/openenv-venv.sh        # target/openenv-venv: openenv-core 0.3.0
-#   bash host/serve/openenv-venv.sh 0.10   # target/openenv10-venv: openenv 0.10.0 (its current package)
+#   bash host/serve/openenv-venv.sh 0.10   # target/openenv10-venv: openenv 0.10.0 (its current
+#                                          # package) and the geode wheel, for geode.openenv
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 case "${1:-0.3}" in
@@ -19,4 +20,7 @@ if [ ! -x "$PY" ]; then
 fi
 if ! "$PY" -c "from importlib.metadata import version as v; assert v('$PACKAGE') == '$VERSION'; import pytest, websockets" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "$PACKAGE==$VERSION" "pytest>=8,<10" "websockets>=15,<17"
+fi
+if [ "${1:-0.3}" = 0.10 ]; then
+    bash "$ROOT/tests/doors/wheel.sh" "$PY"
 fi

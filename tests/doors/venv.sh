@@ -14,13 +14,4 @@ fi
 if ! "$PY" -c "$CHECK" 2>/dev/null; then
     "$PY" -m pip install -q --disable-pip-version-check "$@" "pytest>=8,<10" numpy
 fi
-WHEEL="$(ls -t "$ROOT"/target/py-wheels/geode-*.whl 2>/dev/null | head -1)"
-if [ -z "$WHEEL" ]; then
-    echo "tests/doors/venv.sh: no geode wheel in target/py-wheels; run bash host/python/dev-install.sh" >&2
-    exit 1
-fi
-STAMP="$VENV/.geode-wheel"
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$(sha256sum "$WHEEL" | cut -d' ' -f1)" ]; then
-    "$PY" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$WHEEL"
-    sha256sum "$WHEEL" | cut -d' ' -f1 > "$STAMP"
-fi
+bash "$ROOT/tests/doors/wheel.sh" "$PY"

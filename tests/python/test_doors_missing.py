@@ -1,5 +1,6 @@
-"""Trainers' doors without their consumer: in a venv that lacks SkyRL-gym or verifiers (the
-suite's own venv), importing ``geode.skyrl`` / ``geode.verifiers`` raises ``MissingExtraError``
+"""Trainers' doors without their consumer: in a venv that lacks SkyRL-gym, verifiers or
+OpenEnv (the suite's own venv), importing ``geode.skyrl`` / ``geode.verifiers`` /
+``geode.openenv`` raises ``MissingExtraError``
 naming the extra that installs the consumer, not a bare ``ModuleNotFoundError``."""
 
 import importlib
@@ -13,6 +14,7 @@ from geode.errors import MissingExtraError
 DOORS = [
     ("geode.skyrl", "skyrl", "skyrl_gym", "skyrl-gym>=0.4,<0.5"),
     ("geode.verifiers", "verifiers", "verifiers.v1", "verifiers>=0.4,<0.5"),
+    ("geode.openenv", "openenv", "openenv.core.env_server.interfaces", "openenv>=0.10,<0.11"),
 ]
 
 
