@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# `bash tests/doors/wheel.sh PYTHON`: (re)installs the geode wheel from target/py-wheels into the
-# venv of PYTHON, without its dependencies (numpy is added if missing), unless that very wheel is
-# already there. Quiet and idempotent; shared by venv.sh and host/serve/openenv-venv.sh.
+# `bash tests/doors/wheel.sh PYTHON`: makes the geode wheel from target/py-wheels importable in
+# the venv of PYTHON. The wheel is unpacked once, into target/py-wheel-site (its native module is
+# 270 MB: one copy for every venv, not one each), and a geode-wheel.pth in the venv's
+# site-packages puts that directory on its path; numpy, the wheel's one dependency, is installed
+# if missing. Quiet and idempotent; shared by venv.sh and host/serve/openenv-venv.sh.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 PY="$1"
@@ -10,12 +12,18 @@ if [ -z "$WHEEL" ]; then
     echo "tests/doors/wheel.sh: no geode wheel in target/py-wheels; run bash host/python/dev-install.sh" >&2
     exit 1
 fi
-STAMP="$(dirname "$(dirname "$PY")")/.geode-wheel"
+SITE="$ROOT/target/py-wheel-site"
 SUM="$(sha256sum "$WHEEL" | cut -d' ' -f1)"
-if [ ! -f "$STAMP" ] || [ "$(cat "$STAMP")" != "$SUM" ]; then
-    if ! "$PY" -c "import numpy" 2>/dev/null; then
-        "$PY" -m pip install -q --disable-pip-version-check numpy
-    fi
-    "$PY" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$WHEEL"
-    echo "$SUM" > "$STAMP"
+if [ "$(cat "$SITE/.wheel-sha256" 2>/dev/null)" != "$SUM" ]; then
+    rm -rf "$SITE"
+    "$PY" -m zipfile -e "$WHEEL" "$SITE"
+    echo "$SUM" > "$SITE/.wheel-sha256"
+fi
+PURELIB="$("$PY" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")"
+if [ -d "$PURELIB/geode" ]; then  # a copy pip installed earlier would shadow the shared one
+    "$PY" -m pip uninstall -q -y geode
+fi
+echo "$SITE" > "$PURELIB/geode-wheel.pth"
+if ! "$PY" -c "import numpy" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check numpy
 fi
