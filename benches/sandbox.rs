@@ -6,6 +6,7 @@
 //!     cargo bench -p geode-benches --bench sandbox -- --json  # one JSON line (for scripts)
 //!     cargo bench -p geode-benches --bench sandbox -- --solutions FILE
 //!     cargo bench -p geode-benches --bench sandbox -- --wasm RUNNER.wasm  # another component
+//!     cargo bench -p geode-benches --bench sandbox -- --programs DIR  # only the program set
 //!
 //! The same for numpy: the p50 of a small numpy program, and what one instance of the runner
 //! with numpy costs (the built-in sandbox only; `--wasm` gives one runner).
@@ -27,6 +28,8 @@
 
 #[path = "sandbox/code_sample.rs"]
 mod code_sample;
+#[path = "sandbox/programs.rs"]
+mod programs;
 
 use geode_runtime::Runtime;
 use geode_runtime::sandbox::{RunRequest, RunStatus, Sandbox};
@@ -173,6 +176,25 @@ fn main() {
         match json_output {
             true => println!("{}", json!({ "runs_per_s_one_core": rate })),
             false => println!("runs/s, 1 core                      {rate:>8.0}"),
+        }
+        return;
+    }
+    if let Some(dir) = arg("--programs") {
+        let runtime = Runtime::new().expect("runtime");
+        let sandbox = sandbox(&runtime);
+        let times = programs::run_all(&sandbox, std::path::Path::new(&dir));
+        match json_output {
+            true => println!("{}", programs::to_json(&times)),
+            false => {
+                for t in &times {
+                    let ms = t.best.as_secs_f64() * 1e3;
+                    println!(
+                        "{:<20}{ms:>9.1} ms {:>8} M fuel",
+                        t.name,
+                        t.fuel / 1_000_000
+                    );
+                }
+            }
         }
         return;
     }

@@ -2,7 +2,8 @@
 # Builds the geode Python package and installs it into target/py-venv (created on first use,
 # with maturin, numpy, pytest, the `datasets` library the drop-in tests load rows with, the
 # `mcp` package the MCP tool tests write a server with, reasoning-gym, the `rg` extra, pillow,
-# the `vision` extra, and ray, the `ray` extra), and target/openenv-venv (openenv-core, host/serve/openenv-venv.sh).
+# the `vision` extra, and ray, the `ray` extra), and target/openenv-venv (openenv-core, host/serve/openenv-venv.sh),
+# then compiles every built-in component ahead (`python -m geode.precompile`).
 # Idempotent and quiet; reuses the workspace target directory,
 # so wasmtime is not rebuilt when `cargo build --release` already ran.
 #
@@ -46,4 +47,18 @@ if ! (cd "$ROOT" && CARGO_TARGET_DIR="$ROOT/target" "$VENV/bin/maturin" build --
     echo "dev-install.sh: building the geode wheel failed (log: $LOG)" >&2
     exit 1
 fi
+# The reinstall replaces the package directory; its components compiled ahead are kept aside and
+# put back, so the step below compiles only what changed.
+SITE="$("$PY" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')"
+KEPT="$ROOT/target/py-precompiled.kept"
+rm -rf "$KEPT"
+if [ -d "$SITE/geode/geode-precompiled" ]; then
+    mv "$SITE/geode/geode-precompiled" "$KEPT"
+fi
 "$PY" -m pip install -q --disable-pip-version-check --no-deps --force-reinstall "$WHEELS"/geode-*.whl
+if [ -d "$KEPT" ]; then
+    mv "$KEPT" "$SITE/geode/geode-precompiled"
+fi
+# Every built-in component compiled ahead (geode/geode-precompiled), as a user's install step
+# would do: no env, tool or grader of the package waits for a compile on first use.
+"$PY" -m geode.precompile | tail -1

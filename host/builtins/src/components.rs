@@ -39,3 +39,19 @@ pub fn python_runner_numpy_component() -> Result<&'static [u8], String> {
 pub fn math_grader_component() -> Result<&'static [u8], String> {
     embedded("math grader", math_grader_wasm(), MATH_GRADER_BUILD_ERROR)
 }
+
+/// Every component this build ships, named: the built-in plugins (by their file stem), then the
+/// Python runners and the math grader (those the build produced).
+pub fn shipped_components() -> Vec<(String, &'static [u8])> {
+    let plugins = crate::plugins()
+        .iter()
+        .map(|(name, wasm)| ((*name).to_owned(), *wasm));
+    let cpython = [
+        ("python-runner", python_runner_component()),
+        ("python-runner-numpy", python_runner_numpy_component()),
+        ("math-grader", math_grader_component()),
+    ]
+    .into_iter()
+    .filter_map(|(name, wasm)| Some((name.to_owned(), wasm.ok()?)));
+    plugins.chain(cpython).collect()
+}

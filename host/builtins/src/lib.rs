@@ -25,13 +25,16 @@ mod components;
 mod episodes;
 pub mod gem;
 pub mod math;
+mod precompile;
 mod rows;
 pub mod swe;
 mod walk;
 
 pub use components::{
     math_grader_component, python_runner_component, python_runner_numpy_component,
+    shipped_components,
 };
+pub use precompile::{PrecompileEntry, precompile};
 
 use geode_runtime::{PluginSource, Registry, Result, Runtime};
 use std::sync::Arc;

@@ -10,6 +10,7 @@ mod eval;
 mod inspect;
 mod list;
 mod play;
+mod precompile;
 mod run;
 mod serve;
 
@@ -69,6 +70,8 @@ enum Command {
     Eval(Box<eval::EvalArgs>),
     /// Replay a `geode eval` directory's episodes against their envs and re-grade them.
     Reverify(eval::ReverifyArgs),
+    /// Compile every built-in component ahead of time, so no first use waits for a compile.
+    Precompile(precompile::PrecompileArgs),
 }
 
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
@@ -112,6 +115,7 @@ fn main() {
         Command::Test(args) => episodes::run(args),
         Command::Eval(args) => registry(&cli.sources).and_then(|r| eval::eval(r, args)),
         Command::Reverify(args) => registry(&cli.sources).and_then(|r| eval::reverify(r, args)),
+        Command::Precompile(args) => precompile::precompile(args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

@@ -19,6 +19,7 @@ mod errors;
 mod eval;
 mod math;
 mod multiagent;
+mod precompile;
 mod registry;
 mod sandbox;
 mod seed;
@@ -53,6 +54,7 @@ fn _geode(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(registry::wrapper_tools, m)?)?;
     m.add_function(wrap_pyfunction!(seed::reduce_seed, m)?)?;
     m.add_function(wrap_pyfunction!(eval::eval_json, m)?)?;
+    m.add_function(wrap_pyfunction!(precompile::precompile, m)?)?;
     sandbox::register(m)?;
     Ok(())
 }

@@ -54,7 +54,10 @@ mod wrapper_spec;
 pub mod wrappers;
 
 pub use bindings::{CONTRACT_VERSION, ENV_EXPORT, MULTIAGENT_EXPORT};
-pub use cache::CompileCache;
+pub use cache::{
+    CompileCache, PRECOMPILED_DIR_NAME, Precompiled, default_precompiled_dirs,
+    shipped_precompiled_dir,
+};
 pub use component_env::ComponentEnv;
 pub use dataset::{Dataset, Datasets};
 pub use engine::EngineSettings;
