@@ -28,7 +28,15 @@ generate.py), graded by geode's `code:CodeContest` and by GEM's `CodeEnv` (its s
 the code, run the at most 12 longest tests on its default pool of 5 threads, compare). GEM's
 `CodeEnv` needs Hugging Face `datasets`, installed into the GEM venv on first use.
 
+The CPU-bound program set (benches/programs: loops, recursion, dynamic programming, graph
+search, sorting, dicts, big integers, strings, classes, a sieve, heaps, numpy): the best of 3
+runs of each program natively (in-process `exec` in the GEM venv's CPython, which has numpy),
+in geode's sandbox from Rust (the sandbox bench's `--programs`) and through the Python sandbox
+API (`geode.sandbox.run` in target/py-venv), with each ratio to native and their geometric
+means. `--programs-only` measures only that.
+
     python3 benches/sandbox_vs_gem.py [--gem-venv /tmp/gemvenv] [--runs 200] [--baseline-wasm F]
+    python3 benches/sandbox_vs_gem.py --programs-only
 """
 
 import argparse
@@ -124,6 +132,75 @@ print(json.dumps({
 """
 
 
+PROGRAMS_DIR = ROOT / "benches" / "programs"
+GEODE_PYTHON = ROOT / "target" / "py-venv" / "bin" / "python"
+
+# Best of 3 in-process runs of each program file given, in ms (stdout discarded).
+NATIVE_PROGRAMS_DRIVER = r"""
+import contextlib, io, json, pathlib, sys, time
+best = {}
+for path in map(pathlib.Path, sys.argv[1:]):
+    code = compile(path.read_text(), str(path), "exec")
+    times = []
+    for _ in range(3):
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(code, {"__name__": "__main__"})
+        times.append(time.perf_counter() - started)
+    best[path.stem] = min(times) * 1e3
+print(json.dumps(best))
+"""
+
+# The same through geode's Python sandbox API: each run is a fresh sandboxed instance.
+GEODE_API_PROGRAMS_DRIVER = r"""
+import json, pathlib, sys
+import geode.sandbox
+best = {}
+for path in map(pathlib.Path, sys.argv[1:]):
+    code = path.read_text()
+    outcomes = [geode.sandbox.run(code, timeout=120) for _ in range(3)]
+    for outcome in outcomes:
+        assert outcome.success, (path.name, outcome.status, outcome.stderr[-2000:])
+    best[path.stem] = min(o.elapsed for o in outcomes) * 1e3
+print(json.dumps(best))
+"""
+
+
+def run_json(argv, **kwargs) -> dict:
+    """Runs `argv` and parses the last line of its output as JSON; exits on a failure."""
+    out = subprocess.run(argv, capture_output=True, text=True, **kwargs)
+    if out.returncode != 0:
+        sys.exit(f"{argv[0]} failed:\n{out.stderr[-3000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def geometric_mean(values) -> float:
+    values = list(values)
+    product = 1.0
+    for value in values:
+        product *= value
+    return product ** (1 / len(values))
+
+
+def program_set(gem_python_path: Path, geode_bench) -> None:
+    """Prints the program set's table: native, geode from Rust, geode through Python."""
+    files = sorted(str(p) for p in PROGRAMS_DIR.glob("*.py"))
+    native = run_json([str(gem_python_path), "-c", NATIVE_PROGRAMS_DRIVER, *files])
+    rust = {name: row["ms"] for name, row in geode_bench("--programs", str(PROGRAMS_DIR)).items()}
+    api = run_json([str(GEODE_PYTHON), "-c", GEODE_API_PROGRAMS_DRIVER, *files])
+    print("CPU-bound programs, best of 3 (ms; ratio to native CPython):\n")
+    print("| program | native | geode sandbox (Rust) | ratio | geode.sandbox.run | ratio |")
+    print("|---|---|---|---|---|---|")
+    for name in native:
+        print(f"| {name} | {native[name]:,.1f} | {rust[name]:,.1f} | {rust[name] / native[name]:.2f}x "
+              f"| {api[name]:,.1f} | {api[name] / native[name]:.2f}x |")
+    for label, names in [("geometric mean", list(native)),
+                         ("geometric mean without numpy", [n for n in native if not n.startswith("numpy")])]:
+        print(f"| **{label}** | | | {geometric_mean(rust[n] / native[n] for n in names):.2f}x "
+              f"| | {geometric_mean(api[n] / native[n] for n in names):.2f}x |")
+    print()
+
+
 def reference_solutions() -> list:
     """Each sample row's reference solution, in row order, read from the sample's generate.py
     (its `add(id, statement, solution, inputs)` calls) without running it."""
@@ -157,6 +234,7 @@ def main() -> None:
     parser.add_argument("--gem-venv", type=Path, default=Path("/tmp/gemvenv"))
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--baseline-wasm", type=Path, help="another runner component to measure")
+    parser.add_argument("--programs-only", action="store_true", help="only the CPU-bound program set")
     args = parser.parse_args()
 
     workdir = ROOT / "target" / "gem-sandbox-bench"  # GEM makes temp dirs in its cwd
@@ -174,10 +252,13 @@ def main() -> None:
             sys.exit(f"the geode sandbox bench failed:\n{bench.stderr[-3000:]}")
         return json.loads(bench.stdout.strip().splitlines()[-1])
 
+    python = gem_python(args.gem_venv.absolute())
+    program_set(python, geode)
+    if args.programs_only:
+        return
     ours = geode("--solutions", str(solutions))
     baseline = geode("--wasm", str(args.baseline_wasm.absolute()), "--loop-timeout", "1") if args.baseline_wasm else None
 
-    python = gem_python(args.gem_venv.absolute())
     env = dict(os.environ, PATH=f"{python.parent}{os.pathsep}{os.environ.get('PATH', '')}")
     out = subprocess.run(
         [str(python), "-c", GEM_DRIVER, SMALL, SMALL_STDIN, CPU_BOUND, str(args.runs), SMALL_NUMPY],
