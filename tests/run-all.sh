@@ -36,6 +36,11 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps -p geode-runtime -p geode-builtins \
     -p geode-search -p geode-mcp -p geode-serve -p geode-sdk -p geode-games -p geode-order
 bash host/python/dev-install.sh
+# dev-install.sh compiled every built-in component ahead into the package; the Rust tests (same
+# engine settings) and every later step read them there instead of compiling them again.
+GEODE_PRECOMPILED_DIR="$(target/py-venv/bin/python -c \
+    'import geode, os; print(os.path.join(os.path.dirname(geode.__file__), "geode-precompiled"))')"
+export GEODE_PRECOMPILED_DIR
 cargo test --release 2>&1 | tee "$LOGS/cargo-test.log"
 bash tests/noop-build/check.sh
 target/py-venv/bin/python -m pytest -q tests/python
