@@ -9,6 +9,7 @@ import lazily. The host runs each call in a fresh instance of that snapshot, so 
 starts from the same state (caches, random generators) and a verdict never depends on history.
 """
 
+import gc
 import sys
 import types
 
@@ -48,6 +49,11 @@ from warm_up import WARM_UP  # noqa: E402
 
 for _response, _truth in WARM_UP:
     geode_math.boxed_reward(_response, [_truth], fast=False)
+
+# Objects alive now belong to the snapshot: keep the collector from walking them in every call
+# (which would touch, and so copy, every page of the image).
+gc.collect()
+gc.freeze()
 
 
 def _verdict(formatted, correct, answer=None, error=None):

@@ -27,6 +27,11 @@ use wasmtime::{Engine, Trap};
 /// median one 0.1% of the budget.
 pub const DEFAULT_GRADE_FUEL: u64 = 1_600_000_000;
 
+/// The longest answer [`MathGrader::judge`] grades correct on the host for being the first
+/// ground truth character for character. GEM's MATH normalization of two identical answers this
+/// long takes about 0.3 s natively (well inside its 1 s), and makes them equal whatever they hold.
+pub const IDENTICAL_ANSWER_MAX: usize = 8 << 10;
+
 /// The limits of one grading call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GradeLimits {
@@ -105,8 +110,16 @@ impl MathGrader {
 
     /// Runs `check` on `text` against `truths` in a fresh instance. Never fails: a call that
     /// runs out of budget or breaks is an incorrect [`Grade`] with its [`GradeStatus`].
+    ///
+    /// Two verdicts need no instance (`host_verdict`): a response without a balanced
+    /// last `\boxed{}` is unformatted, and an answer identical to the first ground truth is
+    /// correct. Those calls report no fuel.
     pub fn judge(&self, check: Check, text: &str, truths: &[String]) -> Grade {
         let started = Instant::now();
+        if let Some(mut grade) = host_verdict(check, text, truths) {
+            grade.elapsed = started.elapsed();
+            return grade;
+        }
         let limits = &self.inner.limits;
         let run_limits = SandboxLimits {
             fuel: Some(limits.fuel),
@@ -158,6 +171,42 @@ impl MathGrader {
     }
 }
 
+/// The verdict of `check` on `text` when it follows from the text alone, the same as GEM's (and
+/// the grader's) in every case; `None` when the grader must run.
+///
+/// - A response check whose response has no balanced last `\boxed{...}`: GEM's
+///   `boxed_reward_fn` returns unformatted and incorrect before grading anything
+///   ([`extract_boxed`] is the grader's extraction, character for character).
+/// - An answer equal to the first ground truth (one without a `\boxed`, which GEM would unbox
+///   first), at most [`IDENTICAL_ANSWER_MAX`] bytes: GEM's `grade` starts with
+///   `grade_answer_mathd`, which normalizes both strings with the same function and compares
+///   the results, so identical strings are equal whatever they hold (the normalization keeps
+///   the input when it fails). `grade_answer_mathd` and the checks that start with it only:
+///   `is_latex_equal` and `grade_answer_sympy` are left to the grader.
+fn host_verdict(check: Check, text: &str, truths: &[String]) -> Option<Grade> {
+    let done = |formatted, correct, answer: Option<&str>| Grade {
+        formatted,
+        correct,
+        answer: answer.map(str::to_owned),
+        status: GradeStatus::Done,
+        fuel_used: 0,
+        elapsed: Duration::ZERO,
+    };
+    let answer = match check {
+        Check::BoxedReward | Check::BoxedRewardFast => match extract_boxed(text) {
+            None => return Some(done(false, false, None)),
+            Some(answer) => answer,
+        },
+        Check::Grade | Check::GradeFast | Check::Mathd => text,
+        Check::LatexEqual | Check::Sympy | Check::Extract => return None,
+    };
+    let truth = truths.first()?;
+    let identical =
+        answer == truth && !truth.contains("\\boxed") && answer.len() <= IDENTICAL_ANSWER_MAX;
+    let response_check = matches!(check, Check::BoxedReward | Check::BoxedRewardFast);
+    identical.then(|| done(true, true, response_check.then_some(answer)))
+}
+
 fn classify(error: &wasmtime::Error, memory_denied: bool) -> GradeStatus {
     match error.downcast_ref::<Trap>() {
         Some(Trap::OutOfFuel) => GradeStatus::OutOfFuel,
@@ -178,5 +227,106 @@ fn wit_check(check: Check) -> WitCheck {
         Check::Mathd => W::Mathd,
         Check::Sympy => W::Sympy,
         Check::Extract => W::Extract,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The shortcuts against GEM's own verdicts: `plugins/math-grader/tests/fast_path.json`
+    //! (recorded by `record_fast_path.py` from GEM's `boxed_reward_fn`) holds answers at their
+    //! edges, identical strings and near misses ("1/2" and "0.5", "1,000" and "1000", "+3",
+    //! units, unbalanced boxes).
+
+    use super::{Check, GradeStatus, host_verdict};
+    use serde_json::Value;
+
+    fn cases() -> Vec<(String, Vec<String>, Option<String>, bool)> {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../plugins/math-grader/tests/fast_path.json"
+        );
+        let cases: Vec<Value> =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        cases
+            .iter()
+            .map(|case| {
+                let truths = case["truths"].as_array().unwrap();
+                (
+                    case["response"].as_str().unwrap().to_owned(),
+                    truths
+                        .iter()
+                        .map(|t| t.as_str().unwrap().to_owned())
+                        .collect(),
+                    case["answer"].as_str().map(str::to_owned),
+                    case["correct"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn host_verdicts_are_gems() {
+        let mut decided = 0;
+        for (response, truths, answer, correct) in cases() {
+            let Some(grade) = host_verdict(Check::BoxedReward, &response, &truths) else {
+                continue;
+            };
+            decided += 1;
+            let short: String = response.chars().take(40).collect();
+            assert_eq!(grade.correct, correct, "{short:?} vs {truths:?}");
+            assert_eq!(grade.formatted, answer.is_some(), "{short:?}");
+            assert_eq!(grade.answer, answer, "{short:?}");
+            assert_eq!(grade.status, GradeStatus::Done);
+            // The bare-answer checks agree on the same answers.
+            if let Some(answer) = &answer
+                && let Some(bare) = host_verdict(Check::Grade, answer, &truths)
+            {
+                assert_eq!(bare.correct, correct, "{short:?}");
+            }
+        }
+        assert!(decided >= 25, "{decided} cases decided on the host");
+        // Past the length bound, the grader decides.
+        let long = "9".repeat(super::IDENTICAL_ANSWER_MAX + 1);
+        let response = format!("\\boxed{{{long}}}");
+        assert!(host_verdict(Check::BoxedReward, &response, &[long]).is_none());
+        // Only the first ground truth is compared; `\boxed` ones, LatexEqual and Sympy go to the grader.
+        let truths = ["13".to_owned(), "12".to_owned()];
+        assert!(host_verdict(Check::BoxedReward, "\\boxed{12}", &truths).is_none());
+        let boxed = ["\\boxed{x}".to_owned()];
+        assert!(host_verdict(Check::Grade, "\\boxed{x}", &boxed).is_none());
+        let same = ["x".to_owned()];
+        assert!(host_verdict(Check::LatexEqual, "x", &same).is_none());
+        assert!(host_verdict(Check::Sympy, "x", &same).is_none());
+    }
+
+    #[test]
+    fn grader_verdicts_are_gems_on_the_fast_path_cases() {
+        let Ok(runtime) = geode_runtime::Runtime::new() else {
+            return;
+        };
+        let Ok(grader) = crate::math::grader(&runtime) else {
+            eprintln!("math grader not built: skipped");
+            return;
+        };
+        let mut differences = Vec::new();
+        for (response, truths, answer, correct) in cases() {
+            if answer.is_some_and(|a| a.len() > super::IDENTICAL_ANSWER_MAX) {
+                // Past the bound the fuel budget decides: GEM's native normalization of two
+                // 9,000-digit answers fits its second, the component's does not.
+                continue;
+            }
+            let grade = grader.boxed_reward(&response, &truths);
+            if grade.correct != correct {
+                let short: String = response.chars().take(40).collect();
+                differences.push(format!(
+                    "{short:?} vs {:?}: GEM {correct}, geode {} ({:?}, fuel {})",
+                    truths[0].chars().take(20).collect::<String>(),
+                    grade.correct,
+                    grade.status,
+                    grade.fuel_used
+                ));
+            }
+        }
+        assert!(differences.is_empty(), "{differences:#?}");
     }
 }

@@ -5,13 +5,15 @@ answers, guarded against expressions that make sympy blow up."""
 import re
 
 import sympy
-from pylatexenc import latex2text
+from pylatexenc import latex2text, latexwalker
 from sympy.parsing import sympy_parser
 
 from .units import SYMPY_UNITS
 
 _TEXT_WRAPPED = re.compile(r"^\\text\{(?P<text>.+?)\}$")
-_UNIT_PATTERNS = tuple(re.compile(unit + r"(es)?(s)? *(\^[0-9]+)?") for unit in SYMPY_UNITS)
+_UNIT_PATTERNS = tuple(
+    (unit, re.compile(unit + r"(es)?(s)? *(\^[0-9]+)?")) for unit in SYMPY_UNITS
+)
 _DEGREE = re.compile(r"\^ *\\circ")
 _THIN_SPACE_COMMA = re.compile(r",\\! *")
 _MINUS_SPACE = re.compile(r"- *")
@@ -63,11 +65,19 @@ def _as_int_text(text):
     return str(int(float(text.replace(",", ""))))
 
 
+# pylatexenc's default macro databases, which `LatexNodes2Text()` and `LatexWalker()` would
+# otherwise build anew (hundreds of spec objects each) on every call; both only read them.
+_TEXT_DB = latex2text.get_default_latex_context_db()
+_WALKER_DB = latexwalker.get_default_latex_context_db()
+
+
 def _latex_to_text(text):
     """Plain text for a LaTeX answer (`\\frac{1}{2}` -> `1/2`, `\\pi` -> `pi`)."""
     text = text.replace("\\tfrac", "\\frac").replace("\\dfrac", "\\frac")
     text = text.replace("\\frac", " \\frac")
-    text = latex2text.LatexNodes2Text().latex_to_text(text)
+    text = latex2text.LatexNodes2Text(latex_context=_TEXT_DB).latex_to_text(
+        text, latex_context=_WALKER_DB
+    )
     for symbol, name in _SYMBOLS:
         text = text.replace(symbol, name)
     return text.strip()
@@ -85,8 +95,9 @@ def normalize_sympy(answer):
     answer = answer.replace(" or ", " , ").replace(" and ", " , ")
     answer = answer.replace("million", "*10^6").replace("billion", "*10^9")
     answer = answer.replace("trillion", "*10^12")
-    for pattern in _UNIT_PATTERNS:
-        answer = pattern.sub("", answer)
+    for unit, pattern in _UNIT_PATTERNS:
+        if unit in answer:  # each pattern needs its unit's letters
+            answer = pattern.sub("", answer)
     answer = _DEGREE.sub("", answer)
     if answer and answer[0] == "{" and answer[-1] == "}":
         answer = answer[1:-1]
