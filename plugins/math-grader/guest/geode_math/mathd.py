@@ -9,7 +9,12 @@ _TEXT_WRAPPED = re.compile(r"^\\text\{(?P<text>.+?)\}$")
 _ARRAY_BEGIN = re.compile(r"\\begin\{array\}\{.*?\}")
 _ARRAY_END = re.compile(r"\\end\{array\}")
 _TRAILING_TEXT = re.compile(r"\\text{.*?}$")
-_UNIT_PATTERNS = tuple(re.compile(r"(^|\W)" + word + r"($|\W)") for word in UNIT_WORDS)
+# Each pattern with the text it needs to find: the word itself when it holds no `.` (the only
+# regex syntax in the list), so that a word absent from the answer costs a substring test.
+_UNIT_PATTERNS = tuple(
+    (None if "." in word else word, re.compile(r"(^|\W)" + word + r"($|\W)"))
+    for word in UNIT_WORDS
+)
 # Matches wherever any one of `_UNIT_PATTERNS` matches (the same words, as one alternation): an
 # answer it does not match is left unchanged by every unit pattern, so the per-word passes (over
 # 500 regex substitutions, most of the stage's cost) are skipped for it.
@@ -105,7 +110,9 @@ def _canonical(text):
     if without_unit and without_unit != text:
         text = without_unit
     for _ in range(2 if _ANY_UNIT.search(text) else 0):
-        for pattern in _UNIT_PATTERNS:
+        for word, pattern in _UNIT_PATTERNS:
+            if word is not None and word not in text:
+                continue  # the pattern cannot match: it would leave the text as it is
             stripped = pattern.sub(r"\1\2", text)
             if stripped:
                 text = stripped
