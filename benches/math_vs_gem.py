@@ -12,8 +12,8 @@ on an in-memory dataset).
 
     python3 benches/math_vs_gem.py [--envs 256,1024] [--skip-memory]
 
-Needs target/bench-venv (gem-llm, pylatexenc, datasets) and the geode package in target/py-venv
-(bash host/python/dev-install.sh).
+Needs target/bench-venv (gem-llm, pylatexenc, datasets; or any Python with them, named by
+GEODE_BENCH_GEM_PYTHON) and the geode package in target/py-venv (bash host/python/dev-install.sh).
 """
 
 import argparse
@@ -27,7 +27,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "plugins/math-grader/tests/golden.json"
-GEM_PYTHON = ROOT / "target/bench-venv/bin/python"
+GEM_PYTHON = Path(os.environ.get("GEODE_BENCH_GEM_PYTHON", ROOT / "target/bench-venv/bin/python"))
 GEODE_PYTHON = ROOT / "target/py-venv/bin/python"
 
 
