@@ -5,16 +5,21 @@
 #   plugins/python-runner/numpy/build.sh [SITE]   (default: target/numpy-wasi/site)
 #
 # SITE receives the `numpy` package (Python files and `.cpython-314-wasm32-wasi.so` modules).
-# Everything comes from package registries, through their own clients: pip fetches numpy's
-# source distribution (sha256-pinned), zig (`ziglang`, pinned: clang, wasm-ld, wasi-libc,
+# numpy's `@`, dot and the like run on BLIS (blis.py: its C source from the source distribution
+# of PyPI's `blis`, compiled with wasm SIMD) instead of numpy's loops without BLAS.
+# Everything comes from package registries, through their own clients: pip fetches numpy's and
+# blis's source distributions (sha256-pinned), zig (`ziglang`, pinned: clang, wasm-ld, wasi-libc,
 # libc++ and compiler-rt), Cython and ninja (pinned); apt-get fetches CPython 3.14's headers
 # (Debian's libpython3.14-dev, the current one of sid or forky, from the Debian mirror this
 # machine's apt uses: the runner's CPython is 3.14, and headers within 3.14 share one ABI). A
-# stamp skips the build when these files did not change. Takes about 3 minutes on two cores;
+# stamp skips the build when these files did not change. Takes about 4 minutes on two cores;
 # needs python3, a Debian apt and the network once.
 set -eu
 NUMPY_VERSION=2.5.5
 NUMPY_SHA256=5cddc243c75114ba845f01b1f87aca1572dbf7b6c2d88636ed3e1d2bccd7f1bf
+# The BLAS: BLIS, from the source distribution of PyPI's `blis` (its C source, flattened).
+BLIS_VERSION=1.3.4
+BLIS_SHA256=c125acd77ccf0184f476b6a599f9819727e19ed311904ed3281118a3d06082d9
 TOOLS="ziglang==0.17.0 cython==3.3.1 ninja==1.13.2"
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,13 +52,16 @@ py=$venv/bin/python
 zig=$("$py" -c 'import os, ziglang; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
 export ZIG_GLOBAL_CACHE_DIR="$work/zig-cache"
 
-# numpy's source, unpacked afresh and edited.
-src=$work/numpy-$NUMPY_VERSION
-if ! echo "$NUMPY_SHA256  $work/numpy.tar.gz" | sha256sum -c --quiet > /dev/null 2>&1; then
+# A source distribution from PyPI, sha256-checked: sdist NAME VERSION SHA256 ARCHIVE.
+sdist() {
+    if echo "$3  $4" | sha256sum -c --quiet > /dev/null 2>&1; then
+        return 0
+    fi
     # pip reads a source distribution's metadata before it saves the archive, by asking the
-    # package's build backend (numpy's, meson-python, would configure a build for it). This
-    # stand-in for the backend answers with the metadata the archive carries (PKG-INFO).
-    rm -rf "$work/pip" && mkdir -p "$work/pip/backend"
+    # package's build backend (numpy's, meson-python, would configure a build for it; blis's,
+    # setuptools, would build its dependencies). This stand-in for the backends answers with
+    # the metadata the archive carries (PKG-INFO).
+    rm -rf "$work/pip" && mkdir -p "$work/pip/backend/setuptools"
     cat > "$work/pip/backend/mesonpy.py" <<'PY'
 import email.parser, os, shutil
 
@@ -65,13 +73,19 @@ def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
     shutil.copy("PKG-INFO", os.path.join(metadata_directory, name, "METADATA"))
     return name
 PY
+    : > "$work/pip/backend/setuptools/__init__.py"
+    cp "$work/pip/backend/mesonpy.py" "$work/pip/backend/setuptools/build_meta.py"
     PYTHONPATH="$work/pip/backend" "$py" -m pip download --quiet --disable-pip-version-check \
         --no-deps --no-binary :all: --no-build-isolation --python-version 3.14 \
-        -d "$work/pip" "numpy==$NUMPY_VERSION"
-    mv "$work/pip/numpy-$NUMPY_VERSION.tar.gz" "$work/numpy.tar.gz"
+        -d "$work/pip" "$1==$2"
+    mv "$work/pip/$1-$2.tar.gz" "$4"
     rm -rf "$work/pip"
-    echo "$NUMPY_SHA256  $work/numpy.tar.gz" | sha256sum -c --quiet
-fi
+    echo "$3  $4" | sha256sum -c --quiet
+}
+
+# numpy's source, unpacked afresh and edited.
+src=$work/numpy-$NUMPY_VERSION
+sdist numpy "$NUMPY_VERSION" "$NUMPY_SHA256" "$work/numpy.tar.gz"
 rm -rf "$src" && tar xzf "$work/numpy.tar.gz" -C "$work"
 "$py" "$here/default_int64.py" "$src"
 
@@ -147,6 +161,15 @@ for lib in c++ c++abi; do
     cp "$found" "$libs/lib$lib.a"
 done
 
+# BLIS for wasm32-wasi with SIMD (blis.py), and a pkg-config file that offers it to numpy's
+# meson as the Netlib-style `blas` (BLAS and CBLAS in one static library, LP64).
+sdist blis "$BLIS_VERSION" "$BLIS_SHA256" "$work/blis.tar.gz"
+rm -rf "$work/blis-$BLIS_VERSION" && tar xzf "$work/blis.tar.gz" -C "$work"
+"$py" "$here/blis.py" "$zig" "$work/blis-$BLIS_VERSION/blis/_src" "$libs/libblis.a" "$libs/blis"
+mkdir -p "$libs/pkgconfig"
+printf 'Name: blas\nDescription: BLIS %s (generic, wasm32-wasi, simd128)\nVersion: %s\nLibs: %s\nCflags:\n' \
+    "$BLIS_VERSION" "$BLIS_VERSION" "$libs/libblis.a" > "$libs/pkgconfig/blas.pc"
+
 # Compiler drivers for meson: compile with zig's clang; a link of a shared library goes to
 # wasi_link.py.
 bin=$work/bin
@@ -170,10 +193,12 @@ cpp = '$bin/wasi-c++'
 ar = '$bin/wasi-ar'
 python = '$bin/python-wasi'
 cython = '$venv/bin/cython'
+pkg-config = 'pkg-config'
 
 [properties]
 longdouble_format = 'IEEE_QUAD_LE'
 needs_exe_wrapper = true
+pkg_config_libdir = '$libs/pkgconfig'
 
 [host_machine]
 system = 'wasi'
@@ -182,7 +207,8 @@ cpu = 'wasm32'
 endian = 'little'
 INI
 
-# Configure, build and install numpy (no BLAS: numpy's own lapack_lite; no SIMD dispatch).
+# Configure, build and install numpy (BLIS as BLAS; numpy's own lapack_lite as LAPACK; no SIMD
+# dispatch).
 build=$work/build
 stage=$work/stage
 rm -rf "$build" "$stage"
@@ -191,10 +217,16 @@ meson() {
         "$src/vendored-meson/meson/meson.py" "$@"
 }
 (cd "$src" && meson setup "$build" --cross-file "$work/cross.ini" -Dbuildtype=release \
-    -Db_ndebug=if-release -Dallow-noblas=true -Dblas=none -Dlapack=none \
+    -Db_ndebug=if-release -Dallow-noblas=true -Dblas=blas -Dlapack=none \
     -Ddisable-optimization=true -Dcpu-baseline=none -Dcpu-dispatch=none \
     -Ddisable-threading=true -Ddisable-highway=true -Ddisable-intel-sort=true \
     -Ddisable-svml=true) > "$work/setup.log" 2>&1 || { tail -n 20 "$work/setup.log" >&2; exit 1; }
+# allow-noblas would let a BLIS that fails meson's check fall back to the slow loops.
+grep -q "dependency blas found: YES" "$work/setup.log" || {
+    grep -i blas "$work/setup.log" >&2
+    echo "numpy's meson did not take BLIS as its BLAS (see $work/setup.log)" >&2
+    exit 1
+}
 PATH="$venv/bin:$PATH" ninja -C "$build" > "$work/build.log" 2>&1 || { grep -A 12 FAILED "$work/build.log" | head -n 40 >&2; exit 1; }
 meson install -C "$build" --destdir "$stage" --no-rebuild > "$work/install.log" 2>&1
 
@@ -216,4 +248,4 @@ rm -rf "$site" && mv "$site.tmp" "$site"
 echo "$wanted" > "$stamp"
 # Keep the tools and numpy's source archive; the rest is made again by the next build.
 rm -rf "$build" "$stage" "$src" "$work/deb" "$work/include" "$work/pyconfig-checks" \
-    "$work/zig-cache" "$libs" "$bin" "$work/cross.ini" "$aptdir"
+    "$work/zig-cache" "$libs" "$bin" "$work/cross.ini" "$aptdir" "$work/blis-$BLIS_VERSION"
