@@ -9,7 +9,7 @@
 # of PyPI's `blis`, compiled with wasm SIMD) instead of numpy's loops without BLAS.
 # Everything comes from package registries, through their own clients: pip fetches numpy's and
 # blis's source distributions (sha256-pinned), zig (`ziglang`, pinned: clang, wasm-ld, wasi-libc,
-# libc++ and compiler-rt), Cython and ninja (pinned); apt-get fetches CPython 3.14's headers
+# libc++ and compiler-rt), Cython, ninja and pkgconf (pinned); apt-get fetches CPython 3.14's headers
 # (Debian's libpython3.14-dev, the current one of sid or forky, from the Debian mirror this
 # machine's apt uses: the runner's CPython is 3.14, and headers within 3.14 share one ABI). A
 # stamp skips the build when these files did not change. Takes about 4 minutes on two cores;
@@ -20,7 +20,7 @@ NUMPY_SHA256=5cddc243c75114ba845f01b1f87aca1572dbf7b6c2d88636ed3e1d2bccd7f1bf
 # The BLAS: BLIS, from the source distribution of PyPI's `blis` (its C source, flattened).
 BLIS_VERSION=1.3.4
 BLIS_SHA256=c125acd77ccf0184f476b6a599f9819727e19ed311904ed3281118a3d06082d9
-TOOLS="ziglang==0.17.0 cython==3.3.1 ninja==1.13.2"
+TOOLS="ziglang==0.17.0 cython==3.3.1 ninja==1.13.2 pkgconf==3.0.7.post0"
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -193,7 +193,7 @@ cpp = '$bin/wasi-c++'
 ar = '$bin/wasi-ar'
 python = '$bin/python-wasi'
 cython = '$venv/bin/cython'
-pkg-config = 'pkg-config'
+pkg-config = '$venv/bin/pkgconf'
 
 [properties]
 longdouble_format = 'IEEE_QUAD_LE'
