@@ -13,10 +13,7 @@ type Row = (String, PathBuf, u64, bool, f64);
 /// size in bytes, whether this call compiled it (False: already there) and the seconds taken.
 #[pyfunction]
 #[pyo3(signature = (dir=None))]
-pub fn precompile(
-    py: Python<'_>,
-    dir: Option<PathBuf>,
-) -> PyResult<Vec<Row>> {
+pub fn precompile(py: Python<'_>, dir: Option<PathBuf>) -> PyResult<Vec<Row>> {
     let dir = match dir.or_else(geode_runtime::shipped_precompiled_dir) {
         Some(dir) => dir,
         None => {
