@@ -153,12 +153,15 @@ mod tests {
         );
     }
 
-    /// Takes `0` to drop, like a store whose memory reset is slow.
-    struct Slow(Duration, Tracked);
+    /// Takes `delay` to drop, like a store whose memory reset is slow; then drops `tracked`.
+    struct Slow {
+        delay: Duration,
+        _tracked: Tracked,
+    }
 
     impl Drop for Slow {
         fn drop(&mut self) {
-            std::thread::sleep(self.0);
+            std::thread::sleep(self.delay);
         }
     }
 
@@ -173,8 +176,10 @@ mod tests {
         let total = backlog + 10;
         let _active = reaper.enter();
         for _ in 0..total {
-            let tracked = Tracked(dropped.clone(), threads.clone());
-            reaper.dispose(Slow(Duration::from_millis(20), tracked));
+            reaper.dispose(Slow {
+                delay: Duration::from_millis(20),
+                _tracked: Tracked(dropped.clone(), threads.clone()),
+            });
         }
         wait_for(&dropped, total);
         let names = threads.lock().unwrap();
