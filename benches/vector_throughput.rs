@@ -3,6 +3,10 @@
 //!
 //! `cargo bench -p geode-benches --bench vector_throughput -- [--envs 16,64,256] [--steps N]
 //! [--threads 1,2] [--only sync|async] [--outside] [--group K] [--side-by-side K] [--json]`; `benches/gem_side_by_side.py` runs it next to GEM.
+//!
+//! `-- --ceiling ROUNDS [--envs 64,256]` measures one vector on every core against its ceiling,
+//! one vector per core stepped side by side (work that shares nothing), in alternating rounds,
+//! and prints each round's ratio and their median.
 
 use geode_runtime::{Actions, AsyncPool, Registry, VecSpec, VectorEnv};
 use std::time::{Duration, Instant};
@@ -25,6 +29,8 @@ struct Args {
     /// Instead of one vector on several threads, step this many independent vectors side by
     /// side in one process, one thread each (tells in-process contention from scheduling cost).
     side_by_side: usize,
+    /// Rounds of one vector on every core against as many vectors side by side (0: off).
+    ceiling: usize,
 }
 
 fn parse_list(text: &str) -> Vec<usize> {
@@ -43,6 +49,7 @@ fn args() -> Args {
         outside: false,
         group: 0,
         side_by_side: 0,
+        ceiling: 0,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -54,6 +61,7 @@ fn args() -> Args {
             "--only" => args.only = it.next().unwrap_or_default(),
             "--outside" => args.outside = true,
             "--group" => args.group = it.next().and_then(|s| s.parse().ok()).unwrap_or(0),
+            "--ceiling" => args.ceiling = it.next().and_then(|s| s.parse().ok()).unwrap_or(5),
             "--side-by-side" => {
                 args.side_by_side = it.next().and_then(|s| s.parse().ok()).unwrap_or(2)
             }
@@ -158,14 +166,13 @@ fn async_rate(registry: &Registry, n: usize, group: usize, steps: usize, threads
 }
 
 /// `copies` vectors of `n` slots, each stepped by its own single-thread pool at once: their
-/// summed rate, and each one's (one JSON line with `json`).
-fn side_by_side(
+/// rates.
+fn side_by_side_rates(
     registry: &Registry,
     copies: usize,
     (n, group, steps): (usize, usize, usize),
-    json: bool,
-) {
-    let rates: Vec<Rate> = std::thread::scope(|scope| {
+) -> Vec<Rate> {
+    std::thread::scope(|scope| {
         let runs: Vec<_> = (0..copies)
             .map(|_| {
                 scope.spawn(|| {
@@ -180,7 +187,13 @@ fn side_by_side(
         runs.into_iter()
             .map(|run| run.join().expect("side-by-side run"))
             .collect()
-    });
+    })
+}
+
+/// Prints [`side_by_side_rates`]: their sum and each one's (one JSON line with `json`).
+fn side_by_side(registry: &Registry, copies: usize, shape: (usize, usize, usize), json: bool) {
+    let n = shape.0;
+    let rates = side_by_side_rates(registry, copies, shape);
     let each: Vec<String> = rates.iter().map(|r| format!("{:.0}", r.wall)).collect();
     let total: f64 = rates.iter().map(|r| r.wall).sum();
     if json {
@@ -196,10 +209,51 @@ fn side_by_side(
     );
 }
 
+/// One vector of `n` slots stepped on every core, against one vector per core side by side,
+/// alternating for `rounds` rounds: each round's ratio and the median.
+fn ceiling(registry: &Registry, args: &Args, n: usize, cores: usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cores)
+        .build()
+        .expect("rayon pool");
+    let mut ratios = Vec::new();
+    for round in 1..=args.ceiling {
+        let one = if args.outside {
+            sync_rate(registry, n, args.group, args.steps)
+        } else {
+            pool.install(|| sync_rate(registry, n, args.group, args.steps))
+        };
+        let apart: f64 = side_by_side_rates(registry, cores, (n, args.group, args.steps))
+            .iter()
+            .map(|r| r.wall)
+            .sum();
+        let ratio = one.wall / apart;
+        ratios.push(ratio);
+        println!(
+            "envs {n:4}  round {round}  one vector on {cores} threads {:>10.0} steps/s  {cores} vectors side by side {apart:>10.0}  ratio {ratio:.3}",
+            one.wall
+        );
+    }
+    ratios.sort_by(f64::total_cmp);
+    let median = ratios[ratios.len() / 2];
+    println!(
+        "envs {n:4}  median ratio {median:.3} (min {:.3}, max {:.3}, {} rounds)",
+        ratios[0],
+        ratios[ratios.len() - 1],
+        ratios.len()
+    );
+}
+
 fn main() {
     let args = args();
     let registry = geode_benches::registry();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if args.ceiling > 0 {
+        for &n in &args.envs {
+            ceiling(&registry, &args, n, cores);
+        }
+        return;
+    }
     if args.side_by_side > 0 {
         for &n in &args.envs {
             let shape = (n, args.group, args.steps);
