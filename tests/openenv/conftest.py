@@ -66,32 +66,41 @@ class Server:
         return 0
 
 
-@contextlib.contextmanager
-def serve(env_id: str, *args: str, plugins=()):
-    """Starts ``geode serve env_id --port 0 *args`` and yields a :class:`Server` once it listens."""
+def start(env_id: str, *args: str, plugins=(), port: int = 0) -> Server:
+    """Starts ``geode serve env_id --port PORT *args`` and returns a :class:`Server` once it
+    answers ``/health``. The caller ends it."""
     if not GEODE.exists():  # built by `cargo test --release`; built here when run alone
         subprocess.run(["cargo", "build", "--release", "-p", "geode-cli"], cwd=ROOT, check=True)
     command = [str(GEODE)]
     for plugin in plugins:
         command += ["--plugin", str(plugin)]
-    command += ["serve", env_id, "--port", "0", *args]
+    command += ["serve", env_id, "--port", str(port), *args]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "RUST_BACKTRACE": "1"})
-    try:
-        line = proc.stdout.readline()
-        if "listening on" not in line:
+    line = proc.stdout.readline()
+    if "listening on" not in line:
+        proc.kill()
+        raise RuntimeError(f"geode serve did not start: {line}{proc.stderr.read()}")
+    url = line.rsplit(" ", 1)[1].strip()
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{url}/health").status_code != 200:
+        if time.monotonic() > deadline:
             proc.kill()
-            raise RuntimeError(f"geode serve did not start: {line}{proc.stderr.read()}")
-        url = line.rsplit(" ", 1)[1].strip()
-        deadline = time.monotonic() + 10
-        while httpx.get(f"{url}/health").status_code != 200:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        yield Server(proc, url)
-        assert proc.poll() is None, f"geode serve died: {proc.stderr.read()}"
+            raise RuntimeError("geode serve never answered /health")
+        time.sleep(0.05)
+    return Server(proc, url)
+
+
+@contextlib.contextmanager
+def serve(env_id: str, *args: str, plugins=()):
+    """Starts ``geode serve env_id --port 0 *args`` and yields a :class:`Server` once it listens."""
+    server = start(env_id, *args, plugins=plugins)
+    try:
+        yield server
+        assert server.proc.poll() is None, f"geode serve died: {server.proc.stderr.read()}"
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        server.proc.terminate()
+        server.proc.wait(timeout=10)
 
 
 @pytest.fixture(scope="module")

@@ -38,13 +38,23 @@ pub struct ServeArgs {
     /// Threads running env calls (default: one per core).
     #[arg(long)]
     workers: Option<usize>,
+    /// Fuel per env call (deterministic CPU budget; default 1e9).
+    #[arg(long)]
+    fuel: Option<u64>,
+    /// Seconds of wall time per env call (default 2).
+    #[arg(long)]
+    deadline: Option<f64>,
+    /// Seconds that calls in flight and closing sessions get after SIGTERM or SIGINT before
+    /// the server exits anyway.
+    #[arg(long, default_value_t = 10.0)]
+    grace_period: f64,
     /// Require `Authorization: Bearer <TOKEN>` on every route but /health (also read from
     /// GEODE_SERVE_TOKEN).
     #[arg(long, env = "GEODE_SERVE_TOKEN", hide_env_values = true)]
     token: Option<String>,
 }
 
-/// Serves until the process is stopped; prints `geode serve: listening on http://ADDR` once bound.
+/// Serves until SIGTERM or SIGINT (then shuts down gracefully and returns); prints `geode serve: listening on http://ADDR` once bound.
 pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
     let mut config = ServeConfig::new(&args.id);
     config.overrides = crate::parse_overrides(args.config.as_deref())?;
@@ -61,6 +71,21 @@ pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
     );
     config.idle_timeout = Duration::from_secs_f64(args.idle_timeout);
     config.max_request_bytes = args.max_request_bytes;
+    anyhow::ensure!(
+        args.grace_period.is_finite() && args.grace_period >= 0.0,
+        "--grace-period must be a number of seconds, 0 or more"
+    );
+    config.grace_period = Duration::from_secs_f64(args.grace_period);
+    if let Some(fuel) = args.fuel {
+        config.limits.fuel_per_call = Some(fuel);
+    }
+    if let Some(deadline) = args.deadline {
+        anyhow::ensure!(
+            deadline.is_finite() && deadline > 0.0,
+            "--deadline must be a positive number of seconds"
+        );
+        config.limits.deadline_per_call = Some(Duration::from_secs_f64(deadline));
+    }
     if let Some(workers) = args.workers {
         config.workers = workers.max(1);
     }

@@ -1,6 +1,6 @@
 //! What `geode serve` is asked to serve, and its limits.
 
-use geode_runtime::{MakeOptions, WrapperSpec};
+use geode_runtime::{Limits, MakeOptions, WrapperSpec};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -28,16 +28,24 @@ pub struct ServeConfig {
     pub max_request_bytes: usize,
     /// Threads that run env calls (default: one per core).
     pub workers: usize,
+    /// Fuel, memory and deadline limits of every env call.
+    pub limits: Limits,
+    /// On SIGTERM or SIGINT, how long calls in flight and closing sessions may take before the
+    /// server exits anyway.
+    pub grace_period: Duration,
 }
 
 impl ServeConfig {
-    /// What every session is made with: the overrides and the wrappers.
+    /// What every session is made with: the overrides, the wrappers and the limits.
     pub fn make_options(&self) -> MakeOptions {
-        MakeOptions::overrides(self.overrides.clone()).with_wrappers(self.wrappers.clone())
+        MakeOptions::overrides(self.overrides.clone())
+            .with_wrappers(self.wrappers.clone())
+            .with_limits(self.limits.clone())
     }
 
     /// Serves `env_id` with the defaults: 127.0.0.1:8000, 1,024 sessions, 5 minutes idle
-    /// timeout, no token, 2 MiB requests, one worker per core.
+    /// timeout, no token, 2 MiB requests, one worker per core, the default limits, 10 s grace
+    /// period.
     pub fn new(env_id: &str) -> Self {
         ServeConfig {
             env_id: env_id.to_owned(),
@@ -49,6 +57,8 @@ impl ServeConfig {
             token: None,
             max_request_bytes: 2 << 20,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            limits: Limits::default(),
+            grace_period: Duration::from_secs(10),
         }
     }
 }

@@ -16,6 +16,7 @@ mod config;
 mod http;
 mod mcp;
 mod sessions;
+mod shutdown;
 mod tasks;
 mod tools;
 pub mod wire;
@@ -23,11 +24,13 @@ mod ws;
 
 pub use config::ServeConfig;
 pub use sessions::Sessions;
+pub use shutdown::Shutdown;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use geode_runtime::Registry;
+use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -75,9 +78,10 @@ async fn close_after_refused_body(
     response
 }
 
-/// Serves `config.env_id` from `registry` until the process ends. Checks the id first (an
-/// unknown id fails here, not at the first session), binds, then calls `ready` with the bound
-/// address (port 0 becomes the port picked).
+/// Serves `config.env_id` from `registry` until SIGTERM or SIGINT, then shuts down gracefully
+/// (see [`Shutdown`]) and returns. Checks the id first (an unknown id fails here, not at the
+/// first session), binds, then calls `ready` with the bound address (port 0 becomes the port
+/// picked).
 pub fn serve(
     registry: Registry,
     config: ServeConfig,
@@ -88,14 +92,48 @@ pub fn serve(
         .enable_all()
         .thread_name("geode-serve-io")
         .build()?;
-    runtime.block_on(async move {
+    let outcome = runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(config.addr).await?;
-        ready(listener.local_addr()?);
+        let grace = config.grace_period;
         let sessions = Arc::new(Sessions::new(Arc::new(registry), config)?);
+        // Signals are watched before the address is announced: a SIGTERM sent as soon as the
+        // server says it listens already shuts it down gracefully.
+        let signal = tokio::spawn(shutdown::signal());
+        ready(listener.local_addr()?);
         tokio::spawn(reap(sessions.clone()));
-        axum::serve(listener, router(sessions)).await?;
+        let server = axum::serve(listener, router(sessions.clone()))
+            .with_graceful_shutdown(sessions.shutdown().begins());
+        let mut server = tokio::spawn(server.into_future());
+        let name = tokio::select! {
+            ended = &mut server => {
+                ended??;
+                return Ok(());
+            }
+            name = signal => name.unwrap_or("a signal"),
+        };
+        eprintln!(
+            "geode serve: {name}: no new connections; {} sessions finish their calls and close (grace period {} s)",
+            sessions.shutdown_pending(),
+            grace.as_secs_f64()
+        );
+        sessions.shutdown().begin();
+        let drained = async {
+            let _ = (&mut server).await;
+            sessions.shutdown().drain().await;
+        };
+        match tokio::time::timeout(grace, drained).await {
+            Ok(()) => eprintln!("geode serve: stopped"),
+            Err(_) => eprintln!(
+                "geode serve: stopped at the end of the {} s grace period with {} sessions still in a call",
+                grace.as_secs_f64(),
+                sessions.shutdown_pending()
+            ),
+        }
         Ok(())
-    })
+    });
+    // Env calls still running on worker threads after the grace period end with the process.
+    runtime.shutdown_background();
+    outcome
 }
 
 /// Drops idle named HTTP episodes, checking four times per timeout.

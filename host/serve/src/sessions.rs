@@ -2,6 +2,7 @@
 //! their calls run on (env calls are CPU work; they never run on the async threads).
 
 use crate::config::ServeConfig;
+use crate::shutdown::Shutdown;
 use crate::tasks::Catalog;
 use crate::tools::{SessionTools, Toolbox};
 use crate::wire::{self, Code, Failure, ResetParams};
@@ -94,6 +95,7 @@ pub struct Sessions {
     named: Mutex<HashMap<String, Named>>,
     catalog: Catalog,
     toolbox: Toolbox,
+    shutdown: Shutdown,
 }
 
 impl Sessions {
@@ -110,6 +112,7 @@ impl Sessions {
             named: Mutex::new(HashMap::new()),
             catalog: Catalog::default(),
             toolbox: Toolbox::new(&config),
+            shutdown: Shutdown::default(),
             config,
         })
     }
@@ -129,9 +132,20 @@ impl Sessions {
         &self.toolbox
     }
 
+    /// The server's shutdown: begun on SIGTERM or SIGINT, watched by every WebSocket session.
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.shutdown
+    }
+
     /// The registry sessions are made from.
     pub fn registry(&self) -> &Registry {
         &self.registry
+    }
+
+    /// Sessions held now, named HTTP episodes apart (those are dropped at shutdown).
+    pub fn shutdown_pending(&self) -> usize {
+        let named = lock_any(&self.named).len();
+        self.active().saturating_sub(named)
     }
 
     /// Sessions held now.

@@ -26,7 +26,19 @@ pub async fn upgrade(
     let attach = query.get("session_id").cloned();
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| session(server, socket, attach))
+        .on_upgrade(move |socket| {
+            let tracker = server.clone();
+            tracker.shutdown().track(session(server, socket, attach))
+        })
+}
+
+/// Closes `socket` with 1001 ("going away") and the shutdown's reason.
+async fn close_for_shutdown(socket: &mut WebSocket) {
+    let frame = CloseFrame {
+        code: close_code::AWAY,
+        reason: crate::shutdown::CLOSE_REASON.into(),
+    };
+    let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
 /// What to do after a message.
@@ -56,11 +68,23 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
         }
     };
     let idle = server.config().idle_timeout;
+    let stopping = server.shutdown().begins();
+    tokio::pin!(stopping);
     // Only messages count as activity: a client library's keepalive pings do not hold an env.
     let mut last_message = Instant::now();
     loop {
         let left = idle.saturating_sub(last_message.elapsed());
-        let message = match tokio::time::timeout(left, socket.recv()).await {
+        // The server stopping ends the session between calls, never inside one.
+        let received = tokio::select! {
+            biased;
+            () = &mut stopping => None,
+            received = tokio::time::timeout(left, socket.recv()) => Some(received),
+        };
+        let Some(received) = received else {
+            close_for_shutdown(&mut socket).await;
+            return;
+        };
+        let message = match received {
             Err(_) => {
                 let failure = Failure::new(
                     Code::SessionError,
