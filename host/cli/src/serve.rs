@@ -32,6 +32,10 @@ pub struct ServeArgs {
     /// Seconds a session may stay without a message before it is closed.
     #[arg(long, default_value_t = 300.0)]
     idle_timeout: f64,
+    /// Seconds a request's headers may take to arrive (a slow client is closed); also how long
+    /// a kept-alive HTTP connection may stay idle.
+    #[arg(long, default_value_t = 10.0)]
+    header_timeout: f64,
     /// Largest request body or WebSocket message, in bytes.
     #[arg(long, default_value_t = 2 << 20)]
     max_request_bytes: usize,
@@ -71,6 +75,11 @@ pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
     );
     config.idle_timeout = Duration::from_secs_f64(args.idle_timeout);
     config.max_request_bytes = args.max_request_bytes;
+    anyhow::ensure!(
+        args.header_timeout.is_finite() && args.header_timeout > 0.0,
+        "--header-timeout must be a positive number of seconds"
+    );
+    config.header_timeout = Duration::from_secs_f64(args.header_timeout);
     anyhow::ensure!(
         args.grace_period.is_finite() && args.grace_period >= 0.0,
         "--grace-period must be a number of seconds, 0 or more"

@@ -24,6 +24,9 @@ pub struct ServeConfig {
     pub idle_timeout: Duration,
     /// When set, every route but `/health` wants `Authorization: Bearer <token>`.
     pub token: Option<String>,
+    /// A request's headers must arrive within this long of its first byte (a slow client is
+    /// closed), and a kept-alive HTTP connection idle for this long is closed.
+    pub header_timeout: Duration,
     /// The largest request body or WebSocket message accepted, in bytes.
     pub max_request_bytes: usize,
     /// Threads that run env calls (default: one per core).
@@ -44,8 +47,8 @@ impl ServeConfig {
     }
 
     /// Serves `env_id` with the defaults: 127.0.0.1:8000, 1,024 sessions, 5 minutes idle
-    /// timeout, no token, 2 MiB requests, one worker per core, the default limits, 10 s grace
-    /// period.
+    /// timeout, 10 s for request headers, no token, 2 MiB requests, one worker per core, the
+    /// default limits, 10 s grace period.
     pub fn new(env_id: &str) -> Self {
         ServeConfig {
             env_id: env_id.to_owned(),
@@ -55,6 +58,7 @@ impl ServeConfig {
             max_sessions: 1024,
             idle_timeout: Duration::from_secs(300),
             token: None,
+            header_timeout: Duration::from_secs(10),
             max_request_bytes: 2 << 20,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             limits: Limits::default(),

@@ -14,6 +14,7 @@
 mod auth;
 mod config;
 mod http;
+mod listen;
 mod mcp;
 mod sessions;
 mod shutdown;
@@ -30,7 +31,6 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use geode_runtime::Registry;
-use std::future::IntoFuture;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use tower_http::limit::RequestBodyLimitLayer;
@@ -101,12 +101,15 @@ pub fn serve(
         let signal = tokio::spawn(shutdown::signal());
         ready(listener.local_addr()?);
         tokio::spawn(reap(sessions.clone()));
-        let server = axum::serve(listener, router(sessions.clone()))
-            .with_graceful_shutdown(sessions.shutdown().begins());
-        let mut server = tokio::spawn(server.into_future());
+        let mut server = tokio::spawn(listen::run(
+            listener,
+            router(sessions.clone()),
+            sessions.config().header_timeout,
+            sessions.shutdown().begins(),
+        ));
         let name = tokio::select! {
             ended = &mut server => {
-                ended??;
+                ended?;
                 return Ok(());
             }
             name = signal => name.unwrap_or("a signal"),

@@ -144,8 +144,11 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
         last_message = Instant::now();
         match handle(&server, &env, &text).await {
             Next::Reply(reply) => {
-                if socket.send(Message::Text(reply.into())).await.is_err() {
-                    break;
+                // A client that stops reading its replies is given the idle timeout to take
+                // this one, then loses the session: the server never queues replies for it.
+                let sent = tokio::time::timeout(idle, socket.send(Message::Text(reply.into())));
+                if !matches!(sent.await, Ok(Ok(()))) {
+                    return;
                 }
             }
             Next::Close => break,

@@ -1,0 +1,113 @@
+"""Clients that try to hold ``geode serve`` without playing: headers sent a byte at a time
+(slowloris), a connection that says nothing, a kept-alive connection left idle, and a WebSocket
+client that sends without ever reading its replies. Each is cut off within its bound while a well-behaved client is served."""
+
+import asyncio
+import json
+import socket
+import time
+
+import httpx
+from websockets.asyncio.client import connect
+
+from conftest import start
+
+
+def _port(server) -> int:
+    return int(server.url.rsplit(":", 1)[1])
+
+
+def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") -> float | None:
+    """Seconds until the server closes `sock` (reading whatever it says first), sending one byte
+    of `trickle` every 0.2 s meanwhile; None if it is still open after `seconds`."""
+    started = time.monotonic()
+    sock.settimeout(0.2)
+    sent = 0
+    while time.monotonic() - started < seconds:
+        if trickle:
+            try:
+                sock.send(trickle[sent % len(trickle):][:1])
+                sent += 1
+            except OSError:
+                return time.monotonic() - started
+        try:
+            if sock.recv(65536) == b"":
+                return time.monotonic() - started
+        except socket.timeout:
+            continue
+        except OSError:
+            return time.monotonic() - started
+    return None
+
+
+def test_slow_headers_and_silent_connections_are_closed_while_others_are_served():
+    server = start("game:GuessTheNumber-v0-easy", "--header-timeout", "1")
+    try:
+        slow = socket.create_connection(("127.0.0.1", _port(server)))
+        slow.sendall(b"GET /health HTTP/1.1\r\nHost: geode\r\n")
+        silent = socket.create_connection(("127.0.0.1", _port(server)))
+        kept = socket.create_connection(("127.0.0.1", _port(server)))
+        kept.sendall(b"GET /health HTTP/1.1\r\nHost: geode\r\n\r\n")
+        assert kept.recv(4096).startswith(b"HTTP/1.1 200")
+        # A well-behaved client beside them is served at once.
+        started = time.monotonic()
+        assert httpx.get(f"{server.url}/health").status_code == 200
+        assert time.monotonic() - started < 1
+        assert _closed_within(slow, 5, trickle=b"X-Slow: yes\r\n") is not None, \
+            "a client trickling its headers kept its connection"
+        assert _closed_within(silent, 5) is not None, "a silent connection was kept"
+        assert _closed_within(kept, 5) is not None, "an idle kept-alive connection was kept"
+        assert httpx.get(f"{server.url}/health").status_code == 200
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
+
+
+def test_a_client_that_never_reads_loses_its_session_and_frees_its_slot():
+    server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1")
+    try:
+        hog = socket.create_connection(("127.0.0.1", _port(server)))
+        key = "dGhlIHNhbXBsZSBub25jZQ=="
+        hog.sendall((f"GET /ws HTTP/1.1\r\nHost: geode\r\nUpgrade: websocket\r\n"
+                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                     f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        assert b"101" in hog.recv(4096).split(b"\r\n")[0]
+        # Masked text frames of {"type":"state"}, sent and never read: the replies fill the
+        # socket buffers, then the server's send waits.
+        payload = b'{"type":"state"}'
+        mask = b"\x01\x02\x03\x04"
+        frame = bytes([0x81, 0x80 | len(payload)]) + mask + bytes(
+            b ^ mask[i % 4] for i, b in enumerate(payload))
+        hog.setblocking(False)
+        flooded = 0
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                flooded += hog.send(frame * 256)
+            except BlockingIOError:
+                time.sleep(0.05)  # both buffers full: the server stopped reading
+                if flooded > 1_000_000:
+                    break
+        rss_before = server.rss_bytes()
+
+        async def play():
+            async with connect(f"{server.ws_url}/ws") as ws:
+                await ws.send(json.dumps({"type": "reset", "data": {}}))
+                return json.loads(await ws.recv())
+
+        # The hog's session ends one idle timeout after its replies stopped moving; then the
+        # only slot is free for a client that reads.
+        started = time.monotonic()
+        reply = None
+        while reply is None or reply["type"] == "error":
+            assert time.monotonic() - started < 10, f"the slot was never freed: {reply}"
+            reply = asyncio.run(play())
+            if reply["type"] == "error":
+                assert reply["data"]["code"] == "CAPACITY_REACHED"
+                time.sleep(0.2)
+        assert reply["type"] == "observation"
+        assert server.rss_bytes() < rss_before + (64 << 20)
+        hog.close()
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
