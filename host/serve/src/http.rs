@@ -3,6 +3,7 @@
 //! env as a session and `/step` (and `GET /state?episode_id=`) go on with it, so an episode can
 //! be played over plain HTTP.
 
+use crate::metrics::Call;
 use crate::sessions::{self, Sessions};
 use crate::wire::{self, Code, Failure, ResetParams};
 use axum::Json;
@@ -38,7 +39,10 @@ impl IntoResponse for Failure {
             let message = map.remove("message").unwrap_or_default();
             map.insert("detail".into(), message);
         }
-        (status, Json(body)).into_response()
+        let mut response = (status, Json(body)).into_response();
+        // Read by the router's failure counter (`crate::count_failures`).
+        response.extensions_mut().insert(self.code);
+        response
     }
 }
 
@@ -71,7 +75,7 @@ pub async fn reset(
     let session = server.open().await?;
     let runner = session.clone();
     let out = server
-        .run(move || sessions::lock(&runner).reset(params))
+        .call(Call::Reset, move || sessions::lock(&runner).reset(params))
         .await??;
     if let Some(id) = episode_id {
         server.name(&id, session);
@@ -107,14 +111,14 @@ pub async fn step(
         Some(id) => {
             let session = server.named(&id)?;
             server
-                .run(move || sessions::lock(&session).step(&action))
+                .call(Call::Step, move || sessions::lock(&session).step(&action))
                 .await??
         }
         None => {
             let reset = ResetParams::parse(&params, &server.config().env_id)?;
             let session = server.open().await?;
             server
-                .run(move || {
+                .call(Call::Step, move || {
                     let mut session = sessions::lock(&session);
                     session.reset(reset)?;
                     session.step(&action)
@@ -135,7 +139,9 @@ pub async fn state(
             // On a worker: the episode may be mid-step, and its lock must not hold an async thread.
             let session = server.named(id)?;
             Ok(Json(
-                server.run(move || sessions::lock(&session).state()).await?,
+                server
+                    .call(Call::State, move || sessions::lock(&session).state())
+                    .await?,
             ))
         }
         None => Ok(Json(wire::state(&server.config().env_id, None, 0))),

@@ -4,7 +4,7 @@
 //! worker threads (one per core) while tokio serves the connections.
 //!
 //! Routes: `POST /reset`, `POST /step`, `GET /state`, `GET /health`, `GET /schema`,
-//! `GET /metadata`, `GET /ws`; MCP's `POST /mcp` and `GET /mcp` (WebSocket) for the tools of the
+//! `GET /metadata`, `GET /metrics` (Prometheus), `GET /ws`; MCP's `POST /mcp` and `GET /mcp` (WebSocket) for the tools of the
 //! env's tool wrappers; the task API of dataset envs (`/list_environments`, `/{env}/splits`,
 //! `/{env}/tasks`, `/{env}/num_tasks`, `/{env}/task`, `/{env}/task_range`). The wire format is
 //! in [`wire`].
@@ -16,6 +16,7 @@ mod config;
 mod http;
 mod listen;
 mod mcp;
+mod metrics;
 mod sessions;
 mod shutdown;
 mod tasks;
@@ -44,6 +45,7 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .route("/state", get(http::state))
         .route("/schema", get(http::schema))
         .route("/metadata", get(http::metadata))
+        .route("/metrics", get(metrics::route))
         .route("/ws", get(ws::upgrade))
         .route("/mcp", post(mcp::http).get(mcp::upgrade))
         .route("/list_environments", get(tasks::list_environments))
@@ -60,7 +62,24 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .layer(DefaultBodyLimit::disable())
         .layer(RequestBodyLimitLayer::new(limit))
         .layer(axum::middleware::map_response(close_after_refused_body))
+        .layer(axum::middleware::from_fn_with_state(
+            sessions.clone(),
+            count_failures,
+        ))
         .with_state(sessions)
+}
+
+/// Counts the failures HTTP routes answer with, by the OpenEnv code their response carries.
+async fn count_failures(
+    axum::extract::State(sessions): axum::extract::State<Arc<Sessions>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let response = next.run(request).await;
+    if let Some(code) = response.extensions().get::<wire::Code>() {
+        sessions.metrics().failure(*code);
+    }
+    response
 }
 
 /// Marks a 413 reply `Connection: close`. A body refused for its size may be left unread on the

@@ -2,6 +2,7 @@
 //! their calls run on (env calls are CPU work; they never run on the async threads).
 
 use crate::config::ServeConfig;
+use crate::metrics::{Call, Metrics};
 use crate::shutdown::Shutdown;
 use crate::tasks::Catalog;
 use crate::tools::{SessionTools, Toolbox};
@@ -96,6 +97,7 @@ pub struct Sessions {
     catalog: Catalog,
     toolbox: Toolbox,
     shutdown: Shutdown,
+    metrics: Metrics,
 }
 
 impl Sessions {
@@ -113,6 +115,7 @@ impl Sessions {
             catalog: Catalog::default(),
             toolbox: Toolbox::new(&config),
             shutdown: Shutdown::default(),
+            metrics: Metrics::default(),
             config,
         })
     }
@@ -135,6 +138,23 @@ impl Sessions {
     /// The server's shutdown: begun on SIGTERM or SIGINT, watched by every WebSocket session.
     pub fn shutdown(&self) -> &Shutdown {
         &self.shutdown
+    }
+
+    /// The server's counters (`/metrics`).
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// [`Sessions::run`] for an env call of kind `call`, counted with its latency.
+    pub async fn call<T: Send + 'static>(
+        &self,
+        call: Call,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, Failure> {
+        let started = Instant::now();
+        let out = self.run(work).await;
+        self.metrics.call(call, started.elapsed());
+        out
     }
 
     /// The registry sessions are made from.
@@ -195,7 +215,7 @@ impl Sessions {
         let slot = self.acquire()?;
         let this = self.clone();
         let env = self
-            .run(move || {
+            .call(Call::Make, move || {
                 this.registry
                     .make(&this.config.env_id, this.config.make_options())
             })
@@ -205,6 +225,7 @@ impl Sessions {
                     .with("factory_name", self.config.env_id.clone())
                     .with("kind", wire::error_kind(&e))
             })?;
+        self.metrics.session_opened();
         Ok(Arc::new(Mutex::new(Session {
             env,
             episode_id: None,

@@ -4,6 +4,7 @@
 //! `state`, `mcp` (a JSON-RPC reply, see [`crate::mcp`]) or `error` envelopes. A failed call
 //! leaves the session open.
 
+use crate::metrics::Call;
 use crate::sessions::{self, Sessions, Shared};
 use crate::wire::{self, Code, Failure, ResetParams};
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade, close_code};
@@ -55,6 +56,7 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
     let env = match opened {
         Ok(env) => env,
         Err(failure) => {
+            server.metrics().failure(failure.code);
             // Said at once, and again in answer to the client's first message (for up to 5 s),
             // so a client that sends before it reads gets the refusal, not a closed socket.
             let refusal = failure.ws_message();
@@ -190,7 +192,10 @@ async fn handle(server: &Arc<Sessions>, env: &Shared, text: &str) -> Next {
     };
     Next::Reply(match outcome {
         Ok(reply) => reply.to_string(),
-        Err(failure) => failure.ws_message(),
+        Err(failure) => {
+            server.metrics().failure(failure.code);
+            failure.ws_message()
+        }
     })
 }
 
@@ -213,7 +218,7 @@ async fn reset(
     let params = ResetParams::parse(&params, &server.config().env_id)?;
     let env = env.clone();
     let out = server
-        .run(move || sessions::lock(&env).reset(params))
+        .call(Call::Reset, move || sessions::lock(&env).reset(params))
         .await??;
     Ok(json!({"type": "observation", "data": out}))
 }
@@ -233,7 +238,7 @@ async fn step(
     let action = wire::parse_action(data)?;
     let env = env.clone();
     let out = server
-        .run(move || sessions::lock(&env).step(&action))
+        .call(Call::Step, move || sessions::lock(&env).step(&action))
         .await??;
     Ok(json!({"type": "observation", "data": out}))
 }

@@ -1,0 +1,100 @@
+"""Nothing leaks: thousands of WebSocket sessions opened and ended every way a client can end
+one (a clean close, a dropped connection, a client gone in the middle of a step) leave the
+server's sessions, file descriptors and memory where they were; and a server at capacity still
+answers /health and /metrics."""
+
+import asyncio
+import json
+import os
+
+import httpx
+from websockets.asyncio.client import connect
+
+from conftest import start
+
+CYCLES = 5_000
+AT_ONCE = 50
+
+
+def _metric(url: str, name: str) -> float:
+    for line in httpx.get(f"{url}/metrics").text.splitlines():
+        if line.startswith(f"{name} "):
+            return float(line.split()[1])
+    raise AssertionError(f"{name} not in /metrics")
+
+
+def _fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+async def _cycle(ws_url: str, way: int):
+    async with connect(f"{ws_url}/ws") as ws:
+        await ws.send(json.dumps({"type": "reset", "data": {"seed": way}}))
+        await ws.recv()
+        await ws.send(json.dumps({"type": "step", "data": {"message": "\\boxed{7}"}}))
+        if way == 1:  # gone in the middle of the step, without a close
+            ws.transport.abort()
+            return
+        await ws.recv()
+        if way == 2:  # dropped after a reply, without a close
+            ws.transport.abort()
+            return
+        await ws.send(json.dumps({"type": "close"}))
+
+
+async def _cycles(ws_url: str, count: int):
+    for first in range(0, count, AT_ONCE):
+        await asyncio.gather(*(_cycle(ws_url, i % 3) for i in range(first, first + AT_ONCE)))
+
+
+async def _settled(url: str):
+    for _ in range(100):
+        if _metric(url, "geode_serve_sessions") == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{_metric(url, 'geode_serve_sessions')} sessions never ended")
+
+
+def test_thousands_of_sessions_ended_every_way_leave_nothing_behind():
+    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", "64")
+    try:
+        async def run():
+            await _cycles(server.ws_url, 500)  # warm-up: pools and allocator caches fill
+            await _settled(server.url)
+            before = (_fds(server.proc.pid), server.rss_bytes())
+            await _cycles(server.ws_url, CYCLES)
+            await _settled(server.url)
+            return before, (_fds(server.proc.pid), server.rss_bytes())
+        (fds_before, rss_before), (fds_after, rss_after) = asyncio.run(run())
+        assert fds_after <= fds_before, f"file descriptors {fds_before} -> {fds_after}"
+        assert rss_after < rss_before + (16 << 20), \
+            f"resident memory grew {(rss_after - rss_before) >> 20} MiB over {CYCLES} sessions"
+        assert _metric(server.url, "geode_serve_sessions_opened_total") >= CYCLES + 500
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
+
+
+def test_a_full_server_refuses_with_capacity_reached_and_still_reports():
+    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", "8")
+    try:
+        async def run():
+            held = [await connect(f"{server.ws_url}/ws") for _ in range(8)]
+            for ws in held:
+                await ws.send(json.dumps({"type": "reset", "data": {}}))
+                assert json.loads(await ws.recv())["type"] == "observation"
+            async with connect(f"{server.ws_url}/ws") as extra:
+                refused = json.loads(await extra.recv())
+            health = await asyncio.to_thread(httpx.get, f"{server.url}/health")
+            sessions = await asyncio.to_thread(_metric, server.url, "geode_serve_sessions")
+            refusals = await asyncio.to_thread(
+                _metric, server.url, 'geode_serve_failures_total{code="CAPACITY_REACHED"}')
+            for ws in held:
+                await ws.close()
+            return refused, health.status_code, sessions, refusals
+        refused, health, sessions, refusals = asyncio.run(run())
+        assert refused["type"] == "error" and refused["data"]["code"] == "CAPACITY_REACHED"
+        assert (health, sessions, refusals) == (200, 8, 1)
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
