@@ -24,6 +24,7 @@ mod sandbox_numpy;
 mod sdk_sandbox;
 mod search_tool;
 mod serve;
+mod serve_fuzz;
 mod swe_env;
 mod units;
 mod vector;

@@ -25,8 +25,9 @@ pub mod wire;
 mod ws;
 
 pub use config::ServeConfig;
-pub use sessions::Sessions;
+pub use sessions::{Session, Sessions, Shared};
 pub use shutdown::Shutdown;
+pub use ws::reply as ws_reply;
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;

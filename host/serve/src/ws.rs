@@ -161,6 +161,16 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
     drop(env);
 }
 
+/// Answers one `/ws` message `text` on session `env` as the route does: the reply envelope, or
+/// `None` for `close` (the route then ends the session). Never fails: a bad message gets an
+/// `error` envelope with its OpenEnv code.
+pub async fn reply(server: &Arc<Sessions>, env: &Shared, text: &str) -> Option<String> {
+    match handle(server, env, text).await {
+        Next::Reply(reply) => Some(reply),
+        Next::Close => None,
+    }
+}
+
 async fn handle(server: &Arc<Sessions>, env: &Shared, text: &str) -> Next {
     let outcome = match serde_json::from_str::<Value>(text) {
         Err(e) => Err(Failure::new(
