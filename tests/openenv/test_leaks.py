@@ -6,8 +6,10 @@ answers /health and /metrics."""
 import asyncio
 import json
 import os
+import resource
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
 from conftest import start
@@ -95,6 +97,41 @@ def test_a_full_server_refuses_with_capacity_reached_and_still_reports():
         refused, health, sessions, refusals = asyncio.run(run())
         assert refused["type"] == "error" and refused["data"]["code"] == "CAPACITY_REACHED"
         assert (health, sessions, refusals) == (200, 8, 1)
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
+
+
+def test_more_sessions_than_the_default_instance_pool_are_all_served():
+    # The runtime's default pool holds 2,048 live instances; `geode serve` sizes its pool to
+    # --max-sessions, so every one of 2,100 sessions gets its env.
+    count = 2_100
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and hard < count + 256:
+        pytest.skip(f"the open-file hard limit ({hard}) is under {count + 256}")
+    if soft < count + 256:  # this client holds a socket per session too
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 1024), hard))
+    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", str(count))
+    try:
+        async def run():
+            held, kinds = [], {}
+
+            async def one():
+                ws = await connect(f"{server.ws_url}/ws", ping_interval=None)
+                held.append(ws)
+                await ws.send(json.dumps({"type": "reset", "data": {}}))
+                reply = json.loads(await ws.recv())
+                kind = reply["type"] if reply["type"] != "error" else reply["data"]["message"]
+                kinds[kind] = kinds.get(kind, 0) + 1
+
+            for _ in range(0, count, 100):
+                await asyncio.gather(*(one() for _ in range(100)))
+            sessions = await asyncio.to_thread(_metric, server.url, "geode_serve_sessions")
+            await asyncio.gather(*(ws.close() for ws in held))
+            return kinds, sessions
+        kinds, sessions = asyncio.run(run())
+        assert kinds == {"observation": count}
+        assert sessions == count
     finally:
         server.proc.terminate()
         assert server.proc.wait(timeout=15) == 0

@@ -17,7 +17,7 @@ mod serve;
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use geode_cli::{episodes, guest_build, new};
-use geode_runtime::{Registry, Runtime};
+use geode_runtime::{CompileCache, EngineSettings, Registry, Runtime, default_cache_dir};
 use std::path::PathBuf;
 
 /// geode — reinforcement-learning environments as sandboxed WebAssembly components.
@@ -77,7 +77,14 @@ enum Command {
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
 /// GEODE_DATA_PATH and every `--data-dir`.
 fn registry(sources: &Sources) -> Result<Registry> {
-    let runtime = Runtime::new().context("starting the wasm runtime")?;
+    registry_with(sources, &EngineSettings::default())
+}
+
+/// [`registry`] on an engine with `settings` (`geode serve` sizes its instance pool to its
+/// sessions).
+fn registry_with(sources: &Sources, settings: &EngineSettings) -> Result<Registry> {
+    let cache = CompileCache::new(default_cache_dir());
+    let runtime = Runtime::with_settings(settings, cache).context("starting the wasm runtime")?;
     for dir in &sources.data_dirs {
         runtime.datasets().add_root(dir)?;
     }
@@ -106,7 +113,8 @@ fn main() {
     let outcome = match &cli.command {
         Command::List => registry(&cli.sources).and_then(|r| list::print(&r)),
         Command::Run(args) => registry(&cli.sources).and_then(|r| run::run(&r, args)),
-        Command::Serve(args) => registry(&cli.sources).and_then(|r| serve::serve(r, args)),
+        Command::Serve(args) => registry_with(&cli.sources, &serve::engine_settings(args))
+            .and_then(|r| serve::serve(r, args)),
         Command::Play(args) => registry(&cli.sources).and_then(|r| play::play(&r, args)),
         Command::Inspect { target } => inspect::inspect(&cli.sources, target),
         Command::Check(args) => check::check(&cli.sources, args),

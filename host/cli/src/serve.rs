@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use geode_runtime::{Registry, WrapperSpec};
+use geode_runtime::{EngineSettings, Registry, WrapperSpec};
 use geode_serve::ServeConfig;
 use std::io::Write;
 use std::net::IpAddr;
@@ -56,6 +56,23 @@ pub struct ServeArgs {
     /// GEODE_SERVE_TOKEN).
     #[arg(long, env = "GEODE_SERVE_TOKEN", hide_env_values = true)]
     token: Option<String>,
+}
+
+/// Live instances the engine's pool holds beyond one per session: the one-shot HTTP calls' and
+/// tools' own, and the check of the id at start.
+const POOL_HEADROOM: u32 = 256;
+
+/// The engine for `args`: an instance pool with a slot per session and headroom (at least the
+/// default pool).
+pub fn engine_settings(args: &ServeArgs) -> EngineSettings {
+    let default = EngineSettings::default();
+    let wanted = u32::try_from(args.max_sessions)
+        .unwrap_or(u32::MAX)
+        .saturating_add(POOL_HEADROOM);
+    EngineSettings {
+        max_instances: default.max_instances.max(wanted),
+        ..default
+    }
 }
 
 /// Serves until SIGTERM or SIGINT (then shuts down gracefully and returns); prints `geode serve: listening on http://ADDR` once bound.

@@ -55,7 +55,7 @@ pub mod wrappers;
 
 pub use bindings::{CONTRACT_VERSION, ENV_EXPORT, MULTIAGENT_EXPORT};
 pub use cache::{
-    CompileCache, PRECOMPILED_DIR_NAME, Precompiled, default_precompiled_dirs,
+    CompileCache, PRECOMPILED_DIR_NAME, Precompiled, default_cache_dir, default_precompiled_dirs,
     shipped_precompiled_dir,
 };
 pub use component_env::ComponentEnv;

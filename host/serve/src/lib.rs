@@ -108,6 +108,16 @@ pub fn serve(
     ready: impl FnOnce(SocketAddr),
 ) -> anyhow::Result<()> {
     registry.make(&config.env_id, config.make_options())?;
+    // Every session holds a connection's file descriptor: take all the system allows (the
+    // soft limit is often 1,024).
+    if let Ok(limit) = rlimit::increase_nofile_limit(u64::MAX)
+        && limit < config.max_sessions as u64 + 64
+    {
+        eprintln!(
+            "geode serve: the open-file limit is {limit}, under --max-sessions {}: raise it (ulimit -n)",
+            config.max_sessions
+        );
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("geode-serve-io")
