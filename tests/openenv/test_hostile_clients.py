@@ -1,6 +1,7 @@
 """Clients that try to hold ``geode serve`` without playing: headers sent a byte at a time
-(slowloris), a connection that says nothing, a kept-alive connection left idle, and a WebSocket
-client that sends without ever reading its replies. Each is cut off within its bound while a well-behaved client is served."""
+(slowloris), a connection that says nothing, a kept-alive connection left idle, a WebSocket
+client that sends without ever reading its replies, a ping flood, and a fragmented message
+that never ends. Each is cut off within its bound while a well-behaved client is served."""
 
 import asyncio
 import json
@@ -63,21 +64,79 @@ def test_slow_headers_and_silent_connections_are_closed_while_others_are_served(
         assert server.proc.wait(timeout=15) == 0
 
 
+def _upgraded(server) -> socket.socket:
+    """A raw socket through the /ws handshake."""
+    sock = socket.create_connection(("127.0.0.1", _port(server)))
+    key = "dGhlIHNhbXBsZSBub25jZQ=="
+    sock.sendall((f"GET /ws HTTP/1.1\r\nHost: geode\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
+    assert b"101" in sock.recv(4096).split(b"\r\n")[0]
+    return sock
+
+
+def _frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    """A masked client frame (payloads under 126 bytes)."""
+    mask = b"\x01\x02\x03\x04"
+    return bytes([(0x80 if fin else 0) | opcode, 0x80 | len(payload)]) + mask + bytes(
+        b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def _slot_freed_within(server, seconds: float):
+    """Plays a reset as soon as the server's only slot is free again; fails after `seconds`."""
+    async def play():
+        async with connect(f"{server.ws_url}/ws") as ws:
+            await ws.send(json.dumps({"type": "reset", "data": {}}))
+            return json.loads(await ws.recv())
+
+    started = time.monotonic()
+    while True:
+        reply = asyncio.run(play())
+        if reply["type"] == "observation":
+            return
+        assert reply["data"]["code"] == "CAPACITY_REACHED", reply
+        assert time.monotonic() - started < seconds, "the slot was never freed"
+        time.sleep(0.2)
+
+
+def test_a_ping_flood_and_an_endless_fragmented_message_are_cut_off_by_the_idle_timeout():
+    server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1")
+    try:
+        rss_before = server.rss_bytes()
+        flood = _upgraded(server)
+        flood.setblocking(False)
+        pings, started = 0, time.monotonic()
+        # Pings (never reading the pongs) for 3 s: they are not messages, so the session
+        # still ends one idle timeout after its last message (it never sent one).
+        while time.monotonic() - started < 3:
+            try:
+                flood.send(_frame(0x9, b"ping") * 64)
+                pings += 64
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError:
+                break  # closed by the server
+        assert pings > 1000
+        _slot_freed_within(server, 5)
+        assert server.rss_bytes() < rss_before + (32 << 20)
+        flood.close()
+        # A text message whose final fragment never comes, continued a byte at a time.
+        endless = _upgraded(server)
+        endless.sendall(_frame(0x1, b'{"type": "res', fin=False))
+        assert _closed_within(endless, 5, trickle=_frame(0x0, b"e", fin=False)) is not None
+        _slot_freed_within(server, 5)
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0
+
+
 def test_a_client_that_never_reads_loses_its_session_and_frees_its_slot():
     server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1")
     try:
-        hog = socket.create_connection(("127.0.0.1", _port(server)))
-        key = "dGhlIHNhbXBsZSBub25jZQ=="
-        hog.sendall((f"GET /ws HTTP/1.1\r\nHost: geode\r\nUpgrade: websocket\r\n"
-                     f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                     f"Sec-WebSocket-Version: 13\r\n\r\n").encode())
-        assert b"101" in hog.recv(4096).split(b"\r\n")[0]
-        # Masked text frames of {"type":"state"}, sent and never read: the replies fill the
-        # socket buffers, then the server's send waits.
-        payload = b'{"type":"state"}'
-        mask = b"\x01\x02\x03\x04"
-        frame = bytes([0x81, 0x80 | len(payload)]) + mask + bytes(
-            b ^ mask[i % 4] for i, b in enumerate(payload))
+        hog = _upgraded(server)
+        # Text frames of {"type":"state"}, sent and never read: the replies fill the socket
+        # buffers, then the server's send waits.
+        frame = _frame(0x1, b'{"type":"state"}')
         hog.setblocking(False)
         flooded = 0
         deadline = time.monotonic() + 10
