@@ -42,6 +42,37 @@ async fn close_for_shutdown(socket: &mut WebSocket) {
     let _ = socket.send(Message::Close(Some(frame))).await;
 }
 
+/// Pings and pongs a session may send per second; a client past it floods the server (each
+/// ping is read and answered) and loses its session with 1008 (policy violation). Client
+/// libraries ping every few seconds.
+const CONTROL_FRAMES_PER_SECOND: u32 = 100;
+
+/// A session's count of control frames in the current one-second window.
+struct ControlBudget {
+    window: Instant,
+    spent: u32,
+}
+
+impl Default for ControlBudget {
+    fn default() -> Self {
+        ControlBudget {
+            window: Instant::now(),
+            spent: 0,
+        }
+    }
+}
+
+impl ControlBudget {
+    /// Counts one frame; false once the window's budget is spent.
+    fn spend(&mut self) -> bool {
+        if self.window.elapsed() >= Duration::from_secs(1) {
+            *self = ControlBudget::default();
+        }
+        self.spent += 1;
+        self.spent <= CONTROL_FRAMES_PER_SECOND
+    }
+}
+
 /// What to do after a message.
 enum Next {
     Reply(String),
@@ -74,6 +105,7 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
     tokio::pin!(stopping);
     // Only messages count as activity: a client library's keepalive pings do not hold an env.
     let mut last_message = Instant::now();
+    let mut control = ControlBudget::default();
     loop {
         let left = idle.saturating_sub(last_message.elapsed());
         // The server stopping ends the session between calls, never inside one.
@@ -141,7 +173,17 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
                 }
             },
             Message::Close(_) => break,
-            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Ping(_) | Message::Pong(_) => {
+                if control.spend() {
+                    continue;
+                }
+                let frame = CloseFrame {
+                    code: close_code::POLICY,
+                    reason: "more than 100 pings or pongs per second".into(),
+                };
+                let _ = socket.send(Message::Close(Some(frame))).await;
+                return;
+            }
         };
         last_message = Instant::now();
         match handle(&server, &env, &text).await {
