@@ -107,25 +107,18 @@ def _silent(server):
     return one
 
 
-def _slow_consumer(server):
-    async def one(until):
-        _, writer = await _raw(server, upgrade=True)
-        frame = _frame(0x1, b'{"type":"state"}') * 64
-        while time.monotonic() < until:
-            writer.write(frame)
-            await asyncio.wait_for(writer.drain(), max(0.01, until - time.monotonic()))
-    return one
-
-
-def _ping_flood(server):
-    async def one(until):
-        _, writer = await _raw(server, upgrade=True)
-        frame = _frame(0x9, b"ping") * 64
-        while time.monotonic() < until:
-            writer.write(frame)
-            await asyncio.wait_for(writer.drain(), max(0.01, until - time.monotonic()))
-            await asyncio.sleep(0.001)
-    return one
+def _flood(frame: bytes, pause: float):
+    """A client that upgrades, then sends `frame` (64 at a time) as fast as the server takes
+    them, pausing `pause` s between batches, and never reads."""
+    def pattern(server):
+        async def one(until):
+            _, writer = await _raw(server, upgrade=True)
+            while time.monotonic() < until:
+                writer.write(frame * 64)
+                await asyncio.wait_for(writer.drain(), max(0.01, until - time.monotonic()))
+                await asyncio.sleep(pause)
+        return one
+    return pattern
 
 
 def _fragments(server):
@@ -153,8 +146,8 @@ PATTERNS = [
     ("quiet", None, 0),
     ("slowloris, 500 connections", _slowloris, 500),
     ("silent connections, 500", _silent, 500),
-    ("slow consumers, 50", _slow_consumer, 50),
-    ("ping flood, 20 connections", _ping_flood, 20),
+    ("slow consumers, 50", _flood(_frame(0x1, b'{"type":"state"}'), 0), 50),
+    ("ping flood, 20 connections", _flood(_frame(0x9, b"ping"), 0.001), 20),
     ("endless fragmented messages, 200", _fragments, 200),
     ("connect storm, 20 clients", _storm, 20),
 ]

@@ -92,6 +92,18 @@ def start(env_id: str, *args: str, plugins=(), port: int = 0) -> Server:
 
 
 @contextlib.contextmanager
+def stopped_cleanly(env_id: str, *args: str, plugins=()):
+    """Starts a server like :func:`start`, yields it, then stops it with SIGTERM and checks that
+    it exits 0."""
+    server = start(env_id, *args, plugins=plugins)
+    try:
+        yield server
+    finally:
+        server.proc.terminate()
+        assert server.proc.wait(timeout=15) == 0, server.proc.stderr.read()
+
+
+@contextlib.contextmanager
 def serve(env_id: str, *args: str, plugins=()):
     """Starts ``geode serve env_id --port 0 *args`` and yields a :class:`Server` once it listens."""
     server = start(env_id, *args, plugins=plugins)

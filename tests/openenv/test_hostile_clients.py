@@ -11,7 +11,7 @@ import time
 import httpx
 from websockets.asyncio.client import connect
 
-from conftest import start
+from conftest import stopped_cleanly
 
 
 def _port(server) -> int:
@@ -42,8 +42,7 @@ def _closed_within(sock: socket.socket, seconds: float, trickle: bytes = b"") ->
 
 
 def test_slow_headers_and_silent_connections_are_closed_while_others_are_served():
-    server = start("game:GuessTheNumber-v0-easy", "--header-timeout", "1")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--header-timeout", "1") as server:
         slow = socket.create_connection(("127.0.0.1", _port(server)))
         slow.sendall(b"GET /health HTTP/1.1\r\nHost: geode\r\n")
         silent = socket.create_connection(("127.0.0.1", _port(server)))
@@ -59,9 +58,6 @@ def test_slow_headers_and_silent_connections_are_closed_while_others_are_served(
         assert _closed_within(silent, 5) is not None, "a silent connection was kept"
         assert _closed_within(kept, 5) is not None, "an idle kept-alive connection was kept"
         assert httpx.get(f"{server.url}/health").status_code == 200
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
 
 
 def _upgraded(server) -> socket.socket:
@@ -100,8 +96,7 @@ def _slot_freed_within(server, seconds: float):
 
 
 def test_a_ping_flood_is_closed_with_1008_and_its_slot_freed():
-    server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "30", "--max-sessions", "1")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--idle-timeout", "30", "--max-sessions", "1") as server:
         rss_before = server.rss_bytes()
         flood = _upgraded(server)
         flood.setblocking(False)
@@ -131,27 +126,19 @@ def test_a_ping_flood_is_closed_with_1008_and_its_slot_freed():
             assert b"\x03\xf0more than 100 pings or pongs per second" in received
         _slot_freed_within(server, 5)
         assert server.rss_bytes() < rss_before + (32 << 20)
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
 
 
 def test_an_endless_fragmented_message_is_cut_off_by_the_idle_timeout():
-    server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1") as server:
         # A text message whose final fragment never comes, continued a byte at a time.
         endless = _upgraded(server)
         endless.sendall(_frame(0x1, b'{"type": "res', fin=False))
         assert _closed_within(endless, 5, trickle=_frame(0x0, b"e", fin=False)) is not None
         _slot_freed_within(server, 5)
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
 
 
 def test_a_client_that_never_reads_loses_its_session_and_frees_its_slot():
-    server = start("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--idle-timeout", "1", "--max-sessions", "1") as server:
         hog = _upgraded(server)
         # Text frames of {"type":"state"}, sent and never read: the replies fill the socket
         # buffers, then the server's send waits.
@@ -186,6 +173,3 @@ def test_a_client_that_never_reads_loses_its_session_and_frees_its_slot():
         assert reply["type"] == "observation"
         assert server.rss_bytes() < rss_before + (64 << 20)
         hog.close()
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from conftest import start
+from conftest import stopped_cleanly
 
 CYCLES = 5_000
 AT_ONCE = 50
@@ -58,8 +58,7 @@ async def _settled(url: str):
 
 
 def test_thousands_of_sessions_ended_every_way_leave_nothing_behind():
-    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", "64")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--max-sessions", "64") as server:
         async def run():
             await _cycles(server.ws_url, 500)  # warm-up: pools and allocator caches fill
             await _settled(server.url)
@@ -72,14 +71,10 @@ def test_thousands_of_sessions_ended_every_way_leave_nothing_behind():
         assert rss_after < rss_before + (16 << 20), \
             f"resident memory grew {(rss_after - rss_before) >> 20} MiB over {CYCLES} sessions"
         assert _metric(server.url, "geode_serve_sessions_opened_total") >= CYCLES + 500
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
 
 
 def test_a_full_server_refuses_with_capacity_reached_and_still_reports():
-    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", "8")
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--max-sessions", "8") as server:
         async def run():
             held = [await connect(f"{server.ws_url}/ws") for _ in range(8)]
             for ws in held:
@@ -97,9 +92,6 @@ def test_a_full_server_refuses_with_capacity_reached_and_still_reports():
         refused, health, sessions, refusals = asyncio.run(run())
         assert refused["type"] == "error" and refused["data"]["code"] == "CAPACITY_REACHED"
         assert (health, sessions, refusals) == (200, 8, 1)
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
 
 
 def test_more_sessions_than_the_default_instance_pool_are_all_served():
@@ -111,8 +103,7 @@ def test_more_sessions_than_the_default_instance_pool_are_all_served():
         pytest.skip(f"the open-file hard limit ({hard}) is under {count + 256}")
     if soft < count + 256:  # this client holds a socket per session too
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 1024), hard))
-    server = start("game:GuessTheNumber-v0-easy", "--max-sessions", str(count))
-    try:
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--max-sessions", str(count)) as server:
         async def run():
             held, kinds = [], {}
 
@@ -132,6 +123,3 @@ def test_more_sessions_than_the_default_instance_pool_are_all_served():
         kinds, sessions = asyncio.run(run())
         assert kinds == {"observation": count}
         assert sessions == count
-    finally:
-        server.proc.terminate()
-        assert server.proc.wait(timeout=15) == 0
