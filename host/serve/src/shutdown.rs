@@ -45,18 +45,22 @@ impl Shutdown {
     }
 }
 
-/// Resolves on the first SIGTERM or SIGINT, with the signal's name.
-pub async fn signal() -> &'static str {
+/// Installs the SIGTERM and SIGINT handlers now (from inside a tokio runtime) and returns a
+/// future that resolves on the first of them, with the signal's name.
+pub fn signal() -> impl Future<Output = &'static str> + Send + 'static {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut term), Ok(mut int)) = (
+    let handlers = (
         signal(SignalKind::terminate()),
         signal(SignalKind::interrupt()),
-    ) else {
-        // No signal handling: never resolve (the process ends as it would without it).
-        return std::future::pending().await;
-    };
-    tokio::select! {
-        _ = term.recv() => "SIGTERM",
-        _ = int.recv() => "SIGINT",
+    );
+    async move {
+        let (Ok(mut term), Ok(mut int)) = handlers else {
+            // No signal handling: never resolve (the process ends as it would without it).
+            return std::future::pending().await;
+        };
+        tokio::select! {
+            _ = term.recv() => "SIGTERM",
+            _ = int.recv() => "SIGINT",
+        }
     }
 }
