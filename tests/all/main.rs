@@ -14,6 +14,7 @@ mod guess_the_number;
 mod guest_batch;
 mod guest_sdks;
 mod hostile_guests;
+mod lending;
 mod math_env;
 mod math_grader;
 mod mcp_tool;

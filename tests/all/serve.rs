@@ -1,6 +1,7 @@
 //! `geode-serve`'s routes in process (the real router over real envs, requests through tower):
 //! an HTTP episode, 4xx for malformed and oversize requests, capacity, a trapping env whose
-//! session survives, and concurrent sessions. tests/openenv drives the `geode serve` binary with
+//! session survives, a fault that stays with its session among those sharing its instance, and
+//! concurrent sessions. tests/openenv drives the `geode serve` binary with
 //! OpenEnv's own client over HTTP and WebSocket.
 
 use axum::body::Body;
@@ -147,6 +148,67 @@ fn a_trapping_env_reports_a_typed_error_and_its_session_goes_on() {
         .await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(step["reward"], 1.0);
+    });
+}
+
+/// Eight named HTTP episodes of the poison env, played in turns; episode `a` steps a poison at
+/// round 3. Every reply, in order.
+async fn eight_episodes_one_poisoned(app: &axum::Router) -> Vec<(StatusCode, Value)> {
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let mut replies = Vec::new();
+    for (i, name) in names.iter().enumerate() {
+        replies.push(post(app, "/reset", json!({"seed": i, "episode_id": name})).await);
+    }
+    for round in 0..6 {
+        for (i, name) in names.iter().enumerate() {
+            let message = match (round, *name) {
+                (3, "a") => "poison:panic".to_owned(),
+                _ => format!("\\boxed{{{}}}", 1 + (round * 5 + i * 3) % 20),
+            };
+            let body = json!({"action": {"message": message}, "episode_id": name});
+            replies.push(post(app, "/step", body).await);
+        }
+    }
+    replies
+}
+
+#[test]
+fn a_fault_stays_with_its_session_among_those_sharing_its_instance() {
+    runtime().block_on(async {
+        let shared = app("poison:Counter-v0", |c| {
+            c.envs_per_instance = 8;
+            c.workers = 1;
+        });
+        let lone = app("poison:Counter-v0", |c| c.envs_per_instance = 1);
+        let (status, metrics) = {
+            let replies = eight_episodes_one_poisoned(&shared).await;
+            let request = Request::get("/metrics").body(Body::empty()).unwrap();
+            let response = shared.clone().oneshot(request).await.unwrap();
+            let text = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            let alone = eight_episodes_one_poisoned(&lone).await;
+            assert_eq!(replies.len(), alone.len());
+            for (k, (got, want)) in replies.iter().zip(&alone).enumerate() {
+                assert_eq!(
+                    got, want,
+                    "reply {k}: shared instance against an instance each"
+                );
+            }
+            (
+                replies[8 + 3 * 8].0,
+                String::from_utf8_lossy(&text).into_owned(),
+            )
+        };
+        assert_eq!(
+            status,
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the poisoned step"
+        );
+        assert!(
+            metrics.contains("geode_serve_instances 1\n"),
+            "eight sessions in one instance: {metrics}"
+        );
     });
 }
 

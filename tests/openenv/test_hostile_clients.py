@@ -173,3 +173,43 @@ def test_a_client_that_never_reads_loses_its_session_and_frees_its_slot():
         assert reply["type"] == "observation"
         assert server.rss_bytes() < rss_before + (64 << 20)
         hog.close()
+
+
+def test_a_body_trickled_after_its_headers_is_cut_off_at_the_deadline():
+    with stopped_cleanly("game:GuessTheNumber-v0-easy", "--header-timeout", "1") as server:
+        slow = socket.create_connection(("127.0.0.1", _port(server)))
+        slow.sendall(b"POST /reset HTTP/1.1\r\nHost: geode\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 4096\r\n\r\n{")
+        never = socket.create_connection(("127.0.0.1", _port(server)))
+        never.sendall(b"POST /step HTTP/1.1\r\nHost: geode\r\nContent-Length: 10\r\n\r\n")
+        # A well-behaved client is served meanwhile.
+        assert httpx.post(f"{server.url}/reset", json={}).status_code == 200
+        for sock, trickle in ((slow, b" "), (never, b"")):
+            said = _answer_until_closed(sock, trickle, within=5)
+            assert said.startswith(b"HTTP/1.1 408"), said
+            assert b"did not arrive within 1 s" in said, said
+            assert b"connection: close" in said.lower(), said
+
+
+def _answer_until_closed(sock: socket.socket, trickle: bytes, within: float) -> bytes:
+    """All the server says on `sock` until it closes it (sending a byte of `trickle` every 0.2 s
+    meanwhile); fails if that takes longer than `within` seconds."""
+    started = time.monotonic()
+    sock.settimeout(0.2)
+    said = b""
+    while time.monotonic() - started < within:
+        if trickle:
+            try:
+                sock.send(trickle)
+            except OSError:
+                return said
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            continue
+        except OSError:
+            return said
+        if not chunk:
+            return said
+        said += chunk
+    raise AssertionError(f"still open after {within} s: {said!r}")

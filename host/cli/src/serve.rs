@@ -32,8 +32,8 @@ pub struct ServeArgs {
     /// Seconds a session may stay without a message before it is closed.
     #[arg(long, default_value_t = 300.0)]
     idle_timeout: f64,
-    /// Seconds a request's headers may take to arrive (a slow client is closed); also how long
-    /// a kept-alive HTTP connection may stay idle.
+    /// Seconds a request's headers may take to arrive, and its body after them (a slow client
+    /// is closed); also how long a kept-alive HTTP connection may stay idle.
     #[arg(long, default_value_t = 10.0)]
     header_timeout: f64,
     /// Largest request body or WebSocket message, in bytes.
@@ -42,6 +42,10 @@ pub struct ServeArgs {
     /// Threads running env calls (default: one per core).
     #[arg(long)]
     workers: Option<usize>,
+    /// Sessions whose envs share one component instance, each still called alone under its own
+    /// limits, a fault reaching only its own session (1: an instance per session).
+    #[arg(long, default_value_t = geode_serve::DEFAULT_ENVS_PER_INSTANCE)]
+    envs_per_instance: usize,
     /// Fuel per env call (deterministic CPU budget; default 1e9).
     #[arg(long)]
     fuel: Option<u64>,
@@ -115,6 +119,11 @@ pub fn serve(registry: Registry, args: &ServeArgs) -> Result<()> {
     if let Some(workers) = args.workers {
         config.workers = workers.max(1);
     }
+    anyhow::ensure!(
+        args.envs_per_instance >= 1,
+        "--envs-per-instance must be 1 or more"
+    );
+    config.envs_per_instance = args.envs_per_instance;
     config.token = args.token.clone().filter(|token| !token.is_empty());
     let id = args.id.clone();
     geode_serve::serve(registry, config, move |addr| {

@@ -12,6 +12,7 @@
 #![deny(missing_docs)]
 
 mod auth;
+mod body;
 mod config;
 mod http;
 mod listen;
@@ -24,7 +25,7 @@ mod tools;
 pub mod wire;
 mod ws;
 
-pub use config::ServeConfig;
+pub use config::{DEFAULT_ENVS_PER_INSTANCE, ServeConfig};
 pub use sessions::{Session, Sessions, Shared};
 pub use shutdown::Shutdown;
 pub use ws::reply as ws_reply;
@@ -55,6 +56,11 @@ pub fn router(sessions: Arc<Sessions>) -> Router {
         .route("/{env}/num_tasks", post(tasks::num_tasks))
         .route("/{env}/task", post(tasks::task))
         .route("/{env}/task_range", post(tasks::task_range))
+        // Bodies are read once the token has been checked (the body limit layer caps them).
+        .route_layer(axum::middleware::from_fn_with_state(
+            sessions.clone(),
+            body::read_within_deadline,
+        ))
         .route_layer(axum::middleware::from_fn_with_state(
             sessions.clone(),
             auth::check,

@@ -14,6 +14,12 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+/// The kernel send buffer asked for each connection (Linux doubles it): replies a client has
+/// not read wait there, so a client that stops reading stalls its own session after this much
+/// instead of the several MiB the kernel's autotuning would grow to; its session then waits for
+/// it up to the idle timeout, reading nothing more from it.
+const SEND_BUFFER_BYTES: usize = 64 << 10;
+
 /// How long accepting waits after an error (out of file descriptors, say) before trying again.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 
@@ -45,6 +51,7 @@ pub async fn run(
         };
         // Replies are small and awaited one by one: do not hold them back for more.
         let _ = stream.set_nodelay(true);
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER_BYTES);
         let service = TowerToHyperService::new(app.clone());
         let connection = http
             .serve_connection(TokioIo::new(stream), service)

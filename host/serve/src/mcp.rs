@@ -249,10 +249,7 @@ pub async fn on_session(server: &Arc<Sessions>, data: Option<&Value>, session: &
 
 /// `GET /mcp` as a WebSocket: a session of its own, one JSON-RPC reply per text message.
 pub async fn upgrade(State(server): State<Arc<Sessions>>, ws: WebSocketUpgrade) -> Response {
-    let limit = server.config().max_request_bytes;
-    ws.max_message_size(limit)
-        .max_frame_size(limit)
-        .on_upgrade(move |socket| socket_session(server, socket))
+    crate::ws::sized(ws, &server).on_upgrade(move |socket| socket_session(server, socket))
 }
 
 async fn socket_session(server: Arc<Sessions>, mut socket: WebSocket) {

@@ -1,5 +1,5 @@
 //! `GET /metrics`: the server's counters in Prometheus' text format (OpenMetrics): sessions
-//! held and opened, env calls by kind with their latency, and failures by OpenEnv code.
+//! held and opened, the shared instances their envs live in, env calls by kind with their latency, and failures by OpenEnv code.
 
 use crate::sessions::Sessions;
 use crate::wire::Code;
@@ -53,6 +53,7 @@ struct CodeLabel {
 pub struct Metrics {
     registry: Registry,
     sessions: Gauge,
+    instances: Gauge,
     sessions_opened: Counter,
     calls: Family<CallLabel, Counter>,
     call_seconds: Family<CallLabel, Histogram>,
@@ -63,6 +64,7 @@ impl Default for Metrics {
     fn default() -> Self {
         let mut registry = Registry::with_prefix("geode_serve");
         let sessions = Gauge::default();
+        let instances = Gauge::default();
         let sessions_opened = Counter::default();
         let calls = Family::<CallLabel, Counter>::default();
         // 50 µs to ~13 s, doubling.
@@ -71,6 +73,11 @@ impl Default for Metrics {
         );
         let failures = Family::<CodeLabel, Counter>::default();
         registry.register("sessions", "Sessions held now", sessions.clone());
+        registry.register(
+            "instances",
+            "Component instances that sessions' envs share now (envs that cannot share are not counted)",
+            instances.clone(),
+        );
         registry.register(
             "sessions_opened",
             "Sessions opened (WebSocket, named and one-shot HTTP)",
@@ -90,6 +97,7 @@ impl Default for Metrics {
         Metrics {
             registry,
             sessions,
+            instances,
             sessions_opened,
             calls,
             call_seconds,
@@ -123,10 +131,12 @@ impl Metrics {
         self.failures.get_or_create(&label).inc();
     }
 
-    /// The text exposition, with the session gauge set to `sessions`.
-    fn render(&self, sessions: usize) -> String {
+    /// The text exposition, with the gauges set to `sessions` and `instances`.
+    fn render(&self, sessions: usize, instances: usize) -> String {
         self.sessions
             .set(i64::try_from(sessions).unwrap_or(i64::MAX));
+        self.instances
+            .set(i64::try_from(instances).unwrap_or(i64::MAX));
         let mut text = String::new();
         prometheus_client::encoding::text::encode(&mut text, &self.registry)
             .expect("writing to a String cannot fail");
@@ -136,7 +146,9 @@ impl Metrics {
 
 /// `GET /metrics`.
 pub async fn route(State(server): State<Arc<Sessions>>) -> Response {
-    let text = server.metrics().render(server.active());
+    let text = server
+        .metrics()
+        .render(server.active(), server.lender().instances());
     (
         [(
             CONTENT_TYPE,

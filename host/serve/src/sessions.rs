@@ -7,7 +7,7 @@ use crate::shutdown::Shutdown;
 use crate::tasks::Catalog;
 use crate::tools::{SessionTools, Toolbox};
 use crate::wire::{self, Code, Failure, ResetParams};
-use geode_runtime::{Env, Registry};
+use geode_runtime::{Env, EnvLender, Registry};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -16,7 +16,10 @@ use std::time::Instant;
 
 /// One env and its episode bookkeeping. Holds a capacity slot until dropped.
 pub struct Session {
-    env: Box<dyn Env>,
+    /// Always `Some` until the session is dropped (then handed to a worker thread: giving a
+    /// shared instance's env back waits for the call of another session in it).
+    env: Option<Box<dyn Env>>,
+    workers: Arc<rayon::ThreadPool>,
     episode_id: Option<String>,
     step_count: u64,
     /// The session's own instances of the MCP tools, made on its first tool call.
@@ -37,8 +40,8 @@ impl Session {
             episode_id,
         } = params;
         let out = match task {
-            Some(index) => crate::tasks::start(&mut *self.env, index),
-            None => self.env.reset(seed).map_err(|e| Failure::env(&e)),
+            Some(index) => crate::tasks::start(self.env(), index),
+            None => self.env().reset(seed).map_err(|e| Failure::env(&e)),
         }?;
         self.episode_id = Some(episode_id.unwrap_or_else(|| uuid::Uuid::new_v4().to_string()));
         self.step_count = 0;
@@ -47,14 +50,30 @@ impl Session {
 
     /// Applies one action.
     pub fn step(&mut self, action: &str) -> Result<Value, Failure> {
-        let out = self.env.step(action).map_err(|e| Failure::env(&e))?;
+        let out = self.env().step(action).map_err(|e| Failure::env(&e))?;
         self.step_count += 1;
         Ok(wire::step_result(&out))
     }
 
     /// OpenEnv's state of this session.
     pub fn state(&self) -> Value {
-        wire::state(self.env.id(), self.episode_id.as_deref(), self.step_count)
+        let id = self.env.as_ref().map_or("", |env| env.id());
+        wire::state(id, self.episode_id.as_deref(), self.step_count)
+    }
+
+    fn env(&mut self) -> &mut dyn Env {
+        &mut **self
+            .env
+            .as_mut()
+            .expect("a session has its env until dropped")
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        if let Some(env) = self.env.take() {
+            self.workers.spawn(move || drop(env));
+        }
     }
 }
 
@@ -90,9 +109,10 @@ struct Named {
 /// threads and the named HTTP episodes.
 pub struct Sessions {
     registry: Arc<Registry>,
+    lender: EnvLender,
     config: ServeConfig,
     active: Arc<AtomicUsize>,
-    workers: rayon::ThreadPool,
+    workers: Arc<rayon::ThreadPool>,
     named: Mutex<HashMap<String, Named>>,
     catalog: Catalog,
     toolbox: Toolbox,
@@ -107,8 +127,17 @@ impl Sessions {
             .num_threads(config.workers.max(1))
             .thread_name(|i| format!("geode-serve-{i}"))
             .build()?;
+        let workers = Arc::new(workers);
+        let lender = EnvLender::new(
+            registry.clone(),
+            &config.env_id,
+            config.make_options(),
+            config.envs_per_instance,
+            config.workers.max(1),
+        )?;
         Ok(Sessions {
             registry,
+            lender,
             active: Arc::new(AtomicUsize::new(0)),
             workers,
             named: Mutex::new(HashMap::new()),
@@ -155,6 +184,11 @@ impl Sessions {
         let out = self.run(work).await;
         self.metrics.call(call, started.elapsed());
         out
+    }
+
+    /// Where sessions' envs come from (shared instances, see [`ServeConfig::envs_per_instance`]).
+    pub fn lender(&self) -> &EnvLender {
+        &self.lender
     }
 
     /// The registry sessions are made from.
@@ -215,10 +249,7 @@ impl Sessions {
         let slot = self.acquire()?;
         let this = self.clone();
         let env = self
-            .call(Call::Make, move || {
-                this.registry
-                    .make(&this.config.env_id, this.config.make_options())
-            })
+            .call(Call::Make, move || this.lender.lend())
             .await?
             .map_err(|e| {
                 Failure::new(Code::FactoryError, e.to_string())
@@ -227,7 +258,8 @@ impl Sessions {
             })?;
         self.metrics.session_opened();
         Ok(Arc::new(Mutex::new(Session {
-            env,
+            env: Some(env),
+            workers: self.workers.clone(),
             episode_id: None,
             step_count: 0,
             tools: SessionTools::default(),

@@ -23,14 +23,24 @@ pub async fn upgrade(
     Query(query): Query<HashMap<String, String>>,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let limit = server.config().max_request_bytes;
     let attach = query.get("session_id").cloned();
+    sized(ws, &server).on_upgrade(move |socket| {
+        let tracker = server.clone();
+        tracker.shutdown().track(session(server, socket, attach))
+    })
+}
+
+/// Bytes read from a socket at a time: the read buffer is this large (and filled with zeros)
+/// from a connection's first message, so it is most of an idle session's memory. A message
+/// larger than this still arrives whole: the buffer grows to hold it.
+const READ_BUFFER_BYTES: usize = 8 << 10;
+
+/// A WebSocket upgrade with the server's message size limit and a small read buffer.
+pub fn sized(ws: WebSocketUpgrade, server: &Sessions) -> WebSocketUpgrade {
+    let limit = server.config().max_request_bytes;
     ws.max_message_size(limit)
         .max_frame_size(limit)
-        .on_upgrade(move |socket| {
-            let tracker = server.clone();
-            tracker.shutdown().track(session(server, socket, attach))
-        })
+        .read_buffer_size(READ_BUFFER_BYTES)
 }
 
 /// Closes `socket` with 1001 ("going away") and the shutdown's reason.
@@ -194,6 +204,9 @@ async fn session(server: Arc<Sessions>, mut socket: WebSocket, attach: Option<St
                 if !matches!(sent.await, Ok(Ok(()))) {
                     return;
                 }
+                // One message per turn: a client that floods messages waits behind every other
+                // session's next message instead of holding an async thread for a burst.
+                tokio::task::yield_now().await;
             }
             Next::Close => break,
         }

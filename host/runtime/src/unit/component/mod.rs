@@ -90,6 +90,9 @@ struct Member {
     running: bool,
     /// Why the member's episode was lost while rebuilding the unit: reported at its next step.
     lost: Option<Error>,
+    /// Handed to a new holder ([`ComponentUnit::vacate`]) and not reset or restored since: the
+    /// guest still holds the last holder's state, which no call may read.
+    vacated: bool,
     /// The last info that passed validation: most envs repeat it, and comparing bytes costs far
     /// less than parsing JSON again.
     last_info: String,
@@ -140,6 +143,7 @@ impl ComponentUnit {
                 record: Record::new(recipe.next_entropy(), logging),
                 running: false,
                 lost: None,
+                vacated: false,
                 last_info: String::new(),
             })
             .collect();
@@ -166,6 +170,31 @@ impl ComponentUnit {
         };
         let component = pre.instance_pre().component();
         component.get_export_index(None, BATCH_EXPORT).is_some()
+    }
+
+    /// Frees `member` for a new holder, as if it were a new env: its episode ends, its seed
+    /// stream starts afresh, and until its next reset or `set_state` it refuses every call
+    /// that would read the state the last holder left in the guest (step, sample, get_state).
+    pub(crate) fn vacate(&mut self, member: usize) {
+        let stream = self.guest.recipe.next_entropy();
+        let logging = self.members.len() > 1;
+        let m = &mut self.members[member];
+        m.record = Record::new(stream, logging);
+        m.running = false;
+        m.lost = None;
+        m.vacated = true;
+        m.last_info.clear();
+    }
+
+    /// Refuses a call that reads `member`'s state while it is vacated.
+    fn check_occupied(&self, member: usize) -> Result<()> {
+        if self.members[member].vacated {
+            return Err(Error::InvalidState {
+                env: self.members[member].id.clone(),
+                message: "no episode yet: call reset first".into(),
+            });
+        }
+        Ok(())
     }
 
     /// The limits of each member.
@@ -432,6 +461,7 @@ impl ComponentUnit {
             (Ok((_, digest)), Request::Reset(start)) => {
                 m.record.begin(Start::Reset(start), *digest);
                 m.running = true;
+                m.vacated = false;
             }
             (Err(Error::Refused { message, .. }), Request::Step(action)) => m
                 .record
@@ -657,6 +687,7 @@ impl Unit for ComponentUnit {
     }
 
     fn sample_random_action(&mut self, member: usize) -> Result<String> {
+        self.check_occupied(member)?;
         let action = self.guest_sample(member)?;
         let limit = self.limit().max_action_bytes;
         if action.len() > limit {
@@ -672,6 +703,7 @@ impl Unit for ComponentUnit {
     }
 
     fn get_state(&mut self, member: usize) -> Result<Vec<u8>> {
+        self.check_occupied(member)?;
         let guest = self.call_member(member, "get_state", &mut |s, api, h| {
             api.env.geode_env_env().instance().call_get_state(s, h)
         })?;
@@ -698,6 +730,7 @@ impl Unit for ComponentUnit {
         }
         m.record.begin(Start::State(guest.as_ref().into()), 0);
         m.running = true;
+        m.vacated = false;
         Ok(())
     }
 
