@@ -4,9 +4,11 @@
    session, /health and /metrics answered meanwhile, and session N + 1 refused with
    CAPACITY_REACHED;
 2. hostile patterns: well-behaved sessions play GuessTheNumber while one hostile pattern at a
-   time runs beside them (in a process of its own, so that the hostile clients' Python does not
-   hold up the players' event loop); steps/s, p50 and p99 step latency, p99 against the quiet
-   run, the server's RSS and file descriptors;
+   time runs beside them; steps/s, p50 and p99 step latency, p99 against the quiet run, the
+   server's RSS, file descriptors and CPU. The hostile clients run in a process of their own
+   at the lowest CPU priority (``--same-priority``: at the players'), so that on one machine
+   they stand for clients elsewhere: they take the CPU the server and the players leave, and
+   do not hold up the players' event loop;
 3. cycles: sessions opened and ended three ways (clean close, dropped after a reply, dropped
    mid-step); the server's fds and RSS before and after.
 
@@ -56,6 +58,11 @@ class Server:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
         return 0.0
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time the server has used."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def fds(self) -> int:
         return len(os.listdir(f"/proc/{self.proc.pid}/fd"))
@@ -208,8 +215,10 @@ async def _again(client, port: int, until: float):
             await asyncio.sleep(0.05)
 
 
-def _hostile_process(index: int, count: int, port: int, until: float):
+def _hostile_process(index: int, count: int, port: int, until: float, niced: bool):
     client = PATTERNS[index][1]
+    if niced:
+        os.nice(19)
 
     async def run():
         await asyncio.gather(*(_again(client, port, until) for _ in range(count)))
@@ -231,25 +240,32 @@ async def _player(server: Server, until: float, latencies: list):
                     break
 
 
-def pattern_row(server: Server, index: int, seconds: float, players: int) -> dict:
+def pattern_row(server: Server, index: int, seconds: float, players: int, niced: bool) -> dict:
     _, _, count = PATTERNS[index]
     until = time.monotonic() + seconds + 0.5
     hostile = None
     if count:
         hostile = multiprocessing.Process(
-            target=_hostile_process, args=(index, count, server.port, until))
+            target=_hostile_process, args=(index, count, server.port, until, niced))
         hostile.start()
     time.sleep(0.5)
     latencies: list = []
+    cpu = server.cpu_seconds()
 
     async def play():
         await asyncio.gather(*(_player(server, until, latencies) for _ in range(players)))
     asyncio.run(play())
+    cores = (server.cpu_seconds() - cpu) / seconds
     peak_rss, fds = server.rss_mb(), server.fds()
+    hostile_cpu = 0.0
     if hostile:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         hostile.join(timeout=30)
         if hostile.is_alive():
             hostile.kill()
+            hostile.join()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        hostile_cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
     latencies.sort()
     return {
         "steps_s": len(latencies) / seconds,
@@ -257,6 +273,8 @@ def pattern_row(server: Server, index: int, seconds: float, players: int) -> dic
         "p99_ms": 1000 * latencies[int(len(latencies) * 0.99)],
         "rss_mb": peak_rss,
         "fds": fds,
+        "cores": cores,
+        "hostile_cores": hostile_cpu / seconds,
     }
 
 
@@ -287,6 +305,9 @@ def main():
     parser.add_argument("--seconds", type=float, default=5.0, help="per hostile pattern")
     parser.add_argument("--players", type=int, default=20, help="well-behaved sessions")
     parser.add_argument("--cycles", type=int, default=100_000)
+    parser.add_argument("--only", default="", help="only the patterns whose name has this")
+    parser.add_argument("--same-priority", action="store_true",
+                        help="run the hostile clients at the players' CPU priority, not the lowest")
     parser.add_argument("serve_args", nargs="*", help="more `geode serve` flags, after --")
     args = parser.parse_args()
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -301,12 +322,18 @@ def main():
     server = Server("--max-sessions", "4096", "--idle-timeout", "2", "--header-timeout", "2",
                     *args.serve_args)
     try:
+        niced = not args.same_priority
+        pattern_row(server, 0, 2, args.players, niced)  # warm-up: pools, caches, units
         quiet = None
         for index, (name, _, _) in enumerate(PATTERNS):
-            row = pattern_row(server, index, args.seconds, args.players)
+            if index and args.only not in name:
+                continue
+            row = pattern_row(server, index, args.seconds, args.players, niced)
             quiet = quiet or row["p99_ms"]
             print(f"| {name} | {row['steps_s']:,.0f} | {row['p50_ms']:.2f} | {row['p99_ms']:.2f} "
-                  f"| {row['p99_ms'] / quiet:.2f}x | {row['rss_mb']:.0f} | {row['fds']} | |",
+                  f"| {row['p99_ms'] / quiet:.2f}x | {row['rss_mb']:.0f} | {row['fds']} "
+                  f"| server on {row['cores']:.2f} cores, hostile clients on "
+                  f"{row['hostile_cores']:.2f} |",
                   flush=True)
         time.sleep(3)  # hostile sessions still open end on their idle timeout
         fds, rss = server.fds(), server.rss_mb()
