@@ -8,7 +8,7 @@
 #
 # When a step fails, the failed tests' messages (from target/test-logs/) and the machine's disk and
 # memory are printed again on stderr, last, where a CI summary shows them.
-set -euo pipefail
+set -Eeuo pipefail  # -E: the ERR trap also fires inside step()
 cd "$(dirname "$0")/.."
 # Every venv the suite makes is built once and reused; a second copy of each downloaded package in
 # pip's cache would only cost disk (gigabytes, with the trainers' doors).
@@ -32,21 +32,32 @@ report_failure() {
 }
 trap report_failure ERR
 
-cargo clippy --workspace --all-targets --release -- -D warnings
-RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps -p geode-runtime -p geode-builtins \
+# Each step's wall time, printed as a table when the suite ends (and kept in target/test-logs).
+TIMES="$LOGS/step-times.txt"
+: > "$TIMES"
+step() {
+    local started=$SECONDS
+    "$@"
+    printf '%6d s  %s\n' $((SECONDS - started)) "$*" >> "$TIMES"
+}
+
+step cargo clippy --workspace --all-targets --release -- -D warnings
+RUSTDOCFLAGS="-D warnings" step cargo doc --release --no-deps -p geode-runtime -p geode-builtins \
     -p geode-search -p geode-mcp -p geode-serve -p geode-sdk -p geode-games -p geode-order
-bash host/python/dev-install.sh
+step bash host/python/dev-install.sh
 # dev-install.sh compiled every built-in component ahead into the package; the Rust tests (same
 # engine settings) and every later step read them there instead of compiling them again.
 GEODE_PRECOMPILED_DIR="$(target/py-venv/bin/python -c \
     'import geode, os; print(os.path.join(os.path.dirname(geode.__file__), "geode-precompiled"))')"
 export GEODE_PRECOMPILED_DIR
-cargo test --release 2>&1 | tee "$LOGS/cargo-test.log"
-bash tests/noop-build/check.sh
-target/py-venv/bin/python -m pytest -q tests/python
-target/openenv-venv/bin/python -m pytest -q tests/openenv
-bash host/serve/openenv-venv.sh 0.10
-target/openenv10-venv/bin/python -m pytest -q tests/openenv
-bash tests/doors/run.sh
-bash tests/perturbed/replay.sh
-bash docs/build.sh
+step bash -o pipefail -c 'cargo test --release 2>&1 | tee "$0"' "$LOGS/cargo-test.log"
+step bash tests/noop-build/check.sh
+step target/py-venv/bin/python -m pytest -q tests/python
+step target/openenv-venv/bin/python -m pytest -q tests/openenv
+step bash host/serve/openenv-venv.sh 0.10
+step target/openenv10-venv/bin/python -m pytest -q tests/openenv
+step bash tests/doors/run.sh
+step bash tests/perturbed/replay.sh
+step bash docs/build.sh
+echo "tests/run-all.sh: every step passed. Wall time per step:"
+cat "$TIMES"
