@@ -11,11 +11,11 @@
 //! made one per holder, as [`Registry::make`] makes them.
 
 use crate::Result;
-use crate::env::{Env, ResetOutput, StepOutput};
+use crate::env::Env;
 use crate::options::MakeOptions;
 use crate::plugin::{Plugin, PluginKind};
 use crate::registry::Registry;
-use crate::unit::{ComponentUnit, MemberEnv};
+use crate::unit::{ComponentUnit, SharedMember};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -115,12 +115,10 @@ impl EnvLender {
                 shelf.open_lot(unit)
             }
         };
-        let mut env: Box<dyn Env> = Box::new(LentEnv {
-            shelf: shelf.clone(),
-            key: lent.key,
-            unit: lent.unit,
-            member: lent.member,
-        });
+        let back = shelf.clone();
+        let key = lent.key;
+        let give_back = Box::new(move |member| back.give_back(key, member));
+        let mut env: Box<dyn Env> = Box::new(SharedMember::lent(lent.unit, lent.member, give_back));
         for spec in &shelf.options.wrappers {
             env = shelf.registry.wrap(env, spec, &shelf.options.limits)?;
         }
@@ -207,64 +205,5 @@ impl Shelf {
         if empty && room_elsewhere {
             lots.swap_remove(at);
         }
-    }
-}
-
-/// A lent env: one member of a shared instance.
-struct LentEnv {
-    shelf: Arc<Shelf>,
-    key: u64,
-    unit: Arc<Mutex<ComponentUnit>>,
-    member: usize,
-}
-
-impl LentEnv {
-    fn with<R>(&self, f: impl FnOnce(&mut MemberEnv<'_>) -> R) -> R {
-        let mut unit = self.unit.lock().unwrap_or_else(PoisonError::into_inner);
-        f(&mut MemberEnv::new(&mut *unit, self.member))
-    }
-}
-
-impl Drop for LentEnv {
-    fn drop(&mut self) {
-        self.unit
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .vacate(self.member);
-        self.shelf.give_back(self.key, self.member);
-    }
-}
-
-impl Env for LentEnv {
-    fn id(&self) -> &str {
-        &self.shelf.id
-    }
-
-    fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
-        self.with(|env| env.reset(seed))
-    }
-
-    fn step(&mut self, action: &str) -> Result<StepOutput> {
-        self.with(|env| env.step(action))
-    }
-
-    fn sample_random_action(&mut self) -> Result<String> {
-        self.with(|env| env.sample_random_action())
-    }
-
-    fn get_state(&mut self) -> Result<Vec<u8>> {
-        self.with(|env| env.get_state())
-    }
-
-    fn set_state(&mut self, state: &[u8]) -> Result<()> {
-        self.with(|env| env.set_state(state))
-    }
-
-    fn spawn(&mut self, same_state: bool) -> Result<Box<dyn Env>> {
-        self.with(|env| env.spawn(same_state))
-    }
-
-    fn seek_episode(&mut self, number: u64) -> Result<()> {
-        self.with(|env| env.seek_episode(number))
     }
 }
