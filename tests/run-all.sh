@@ -25,6 +25,7 @@ report_failure() {
             [ -f "$log" ] || continue
             sed -n '/^failures:$/,/^test result:/p' "$log" | tail -c 6000
         done
+        echo "wall time of the steps that passed:"; cat "${TIMES:-/dev/null}" 2>/dev/null || true
         echo "disk:"; df -h . /tmp 2>/dev/null || true
         echo "memory:"; free -m 2>/dev/null || true
     } >&2
