@@ -38,6 +38,10 @@ pub struct Agents {
     /// Per agent ever live this episode: the sum of its rewards.
     cumulative: Vec<(String, f64)>,
     messages: Vec<Message>,
+    /// Sequential mode: who acts after this step (or first, when set in `reset`), if the env
+    /// chose ([`Agents::give_turn`]) instead of the turn order.
+    #[serde(default)]
+    next_turn: Option<String>,
 }
 
 impl Agents {
@@ -50,6 +54,7 @@ impl Agents {
             outcomes: Vec::new(),
             cumulative: Vec::new(),
             messages: Vec::new(),
+            next_turn: None,
         }
     }
 
@@ -60,6 +65,14 @@ impl Agents {
         self.outcomes = vec![Outcome::default(); self.live.len()];
         self.cumulative = self.live.iter().map(|a| (a.clone(), 0.0)).collect();
         self.messages.clear();
+        self.next_turn = None;
+    }
+
+    /// After `reset`: the agent the env gave the first turn to, if any, acts first.
+    pub(crate) fn start_turn(&mut self) {
+        if let Some(agent) = self.next_turn.take() {
+            self.selector.select(&agent);
+        }
     }
 
     /// Clears the outcomes before a step.
@@ -96,7 +109,10 @@ impl Agents {
         for agent in dead {
             self.remove_agent(&agent);
         }
-        self.selector.next();
+        match self.next_turn.take() {
+            Some(agent) if self.selector.select(&agent) => {}
+            _ => self.selector.next(),
+        }
     }
 
     fn index(&self, agent: &str) -> Option<usize> {
@@ -167,6 +183,13 @@ impl Agents {
         for o in &mut self.outcomes {
             o.terminated = true;
         }
+    }
+
+    /// Sequential mode: `agent` acts next (after this step, or first when called in `reset`)
+    /// instead of the agent due in turn order; a dialogue keeps the turn with an agent whose
+    /// tool call was answered. Ignored when `agent` has left the roster by then.
+    pub fn give_turn(&mut self, agent: &str) {
+        self.next_turn = Some(agent.to_owned());
     }
 
     /// Adds `key: value` to `agent`'s info for this step.

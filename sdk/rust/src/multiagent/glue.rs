@@ -115,7 +115,9 @@ impl<E: MultiAgentEnvironment> Session<E> {
             (None, _) => self.rng.get_or_insert_with(|| Rng::seeded(entropy_seed())),
         };
         self.agents.restart();
+        self.env.seed_episode(seed);
         self.env.reset(&mut self.agents, rng)?;
+        self.agents.start_turn();
         self.started = true;
         let live = self.agents.agents().to_vec();
         Ok(self.results(&live, false))

@@ -48,6 +48,11 @@ pub trait MultiAgentEnvironment:
         Mode::Sequential
     }
 
+    /// Called just before [`reset`](Self::reset) with the seed the episode starts from (`None`:
+    /// unseeded). Envs that pick a task by seed (task `seed mod N`) read it here; most envs only
+    /// draw from the `rng` that `reset` gets.
+    fn seed_episode(&mut self, _seed: Option<u64>) {}
+
     /// Starts a new episode. `agents` is already reset (every possible agent live, the first
     /// one's turn); the env may record reset infos on it.
     fn reset(&mut self, agents: &mut Agents, rng: &mut Rng) -> Result<(), Error>;

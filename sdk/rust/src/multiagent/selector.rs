@@ -63,6 +63,17 @@ impl AgentSelector {
         }
     }
 
+    /// Selects `agent` (sequential mode); false, and no change, when it is not in the order.
+    pub fn select(&mut self, agent: &str) -> bool {
+        match self.agents.iter().position(|a| a == agent) {
+            Some(index) => {
+                self.current = index;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// The selected agent is the first in turn order.
     pub fn is_first(&self) -> bool {
         self.current == 0
