@@ -33,13 +33,24 @@ report_failure() {
 }
 trap report_failure ERR
 
-# Each step's wall time, printed as a table when the suite ends (and kept in target/test-logs).
+# Waits for tests/doors/setup-all.sh (started in the background) and passes on its status.
+wait_for_venvs() {
+    local code=0
+    wait "$SETUP_ALL" || code=$?
+    cat "$LOGS/setup-all.log"
+    return "$code"
+}
+
+# Each step's wall time, printed as a table when the suite ends (and kept in target/test-logs),
+# and a line as each step starts and ends, so a log cut short still shows where the time went.
 TIMES="$LOGS/step-times.txt"
 : > "$TIMES"
 step() {
     local started=$SECONDS
+    echo "run-all: $(date -u +%H:%M:%S) start: $*"
     "$@"
     printf '%6d s  %s\n' $((SECONDS - started)) "$*" >> "$TIMES"
+    echo "run-all: $(date -u +%H:%M:%S) done in $((SECONDS - started)) s: $*"
 }
 
 step cargo clippy --workspace --all-targets --release -- -D warnings
@@ -51,10 +62,14 @@ step bash host/python/dev-install.sh
 GEODE_PRECOMPILED_DIR="$(target/py-venv/bin/python -c \
     'import geode, os; print(os.path.join(os.path.dirname(geode.__file__), "geode-precompiled"))')"
 export GEODE_PRECOMPILED_DIR
+# The later steps' venvs are made from the package index while the Rust tests use the cores.
+bash tests/doors/setup-all.sh > "$LOGS/setup-all.log" 2>&1 &
+SETUP_ALL=$!
 step bash -o pipefail -c 'cargo test --release 2>&1 | tee "$0"' "$LOGS/cargo-test.log"
 step bash tests/noop-build/check.sh
 step target/py-venv/bin/python -m pytest -q tests/python
 step target/openenv-venv/bin/python -m pytest -q tests/openenv
+step wait_for_venvs
 step bash host/serve/openenv-venv.sh 0.10
 step target/openenv10-venv/bin/python -m pytest -q tests/openenv
 step bash tests/doors/run.sh

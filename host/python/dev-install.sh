@@ -17,27 +17,39 @@ WHEELS="$ROOT/target/py-wheels"
 if [ ! -x "$PY" ]; then
     "${PYTHON:-python3}" -m venv "$VENV"
 fi
-if ! "$PY" -c "import maturin, numpy, pytest, datasets, mcp, uvicorn" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy pytest "datasets>=3,<5" \
-        "mcp>=1.10,<3" uvicorn
+if ! "$PY" -c "import maturin, numpy" 2>/dev/null; then
+    "$PY" -m pip install -q --disable-pip-version-check "maturin>=1.16,<2" numpy
 fi
-# The `rg` extra (GEM's ReasoningGym ids run in the host's Python): tests/python/test_rg.py
-# replays GEM's recorded rg episodes with it.
-if ! "$PY" -c "import reasoning_gym" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "reasoning-gym==0.1.23"
-fi
-# The `vision` extra (math:Geometry3K's pictures are PIL images): tests/python/test_geometry3k.py.
-if ! "$PY" -c "import PIL" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "pillow>=10"
-fi
-# The `ray` extra: tests/python/test_ray.py runs geode.ray on a local two-node Ray cluster.
-if ! "$PY" -c "import ray" 2>/dev/null; then
-    "$PY" -m pip install -q --disable-pip-version-check "ray==2.60.0"
-fi
-# Debian packages the tests use (Chromium for the eval report test).
-bash "$ROOT/host/python/system-deps.sh"
-# OpenEnv's client and server live in a venv of their own (tests/openenv, benches/serve_load.py).
-bash "$ROOT/host/serve/openenv-venv.sh"
+
+# What the tests need besides the wheel comes from the package indexes (mostly waiting on
+# downloads): installed in the background while maturin compiles, its output in
+# target/py-deps.log.
+python_deps() {
+    if ! "$PY" -c "import pytest, datasets, mcp, uvicorn" 2>/dev/null; then
+        "$PY" -m pip install -q --disable-pip-version-check pytest "datasets>=3,<5" \
+            "mcp>=1.10,<3" uvicorn
+    fi
+    # The `rg` extra (GEM's ReasoningGym ids run in the host's Python): tests/python/test_rg.py
+    # replays GEM's recorded rg episodes with it.
+    if ! "$PY" -c "import reasoning_gym" 2>/dev/null; then
+        "$PY" -m pip install -q --disable-pip-version-check "reasoning-gym==0.1.23"
+    fi
+    # The `vision` extra (math:Geometry3K's pictures are PIL images): tests/python/test_geometry3k.py.
+    if ! "$PY" -c "import PIL" 2>/dev/null; then
+        "$PY" -m pip install -q --disable-pip-version-check "pillow>=10"
+    fi
+    # The `ray` extra: tests/python/test_ray.py runs geode.ray on a local two-node Ray cluster.
+    if ! "$PY" -c "import ray" 2>/dev/null; then
+        "$PY" -m pip install -q --disable-pip-version-check "ray==2.60.0"
+    fi
+    # Debian packages the tests use (Chromium for the eval report test).
+    bash "$ROOT/host/python/system-deps.sh"
+    # OpenEnv's client and server live in a venv of their own (tests/openenv, benches/serve_load.py).
+    bash "$ROOT/host/serve/openenv-venv.sh"
+}
+DEPS_LOG="$ROOT/target/py-deps.log"
+python_deps > "$DEPS_LOG" 2>&1 &
+DEPS=$!
 
 rm -rf "$WHEELS"
 LOG="$ROOT/target/py-build.log"
@@ -45,6 +57,12 @@ if ! (cd "$ROOT" && CARGO_TARGET_DIR="$ROOT/target" "$VENV/bin/maturin" build --
         -m host/python/Cargo.toml -i "$PY" -o "$WHEELS") >"$LOG" 2>&1; then
     cat "$LOG" >&2
     echo "dev-install.sh: building the geode wheel failed (log: $LOG)" >&2
+    wait "$DEPS" || true
+    exit 1
+fi
+if ! wait "$DEPS"; then
+    cat "$DEPS_LOG" >&2
+    echo "dev-install.sh: installing the test dependencies failed (log: $DEPS_LOG)" >&2
     exit 1
 fi
 # The reinstall replaces the package directory; its components compiled ahead are kept aside and

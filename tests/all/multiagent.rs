@@ -375,3 +375,59 @@ fn multiagent_ids_are_listed_as_such_and_not_made_as_single_agent_envs() {
         .unwrap_err();
     assert!(err.to_string().contains("num_facts"), "{err}");
 }
+
+#[test]
+fn tau_episodes_in_one_vector_never_see_each_others_records() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../plugins/tau/data/retail.jsonl"
+    );
+    let first_task: serde_json::Value = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|row| row["table"] == "tasks")
+        .unwrap()["value"]
+        .clone();
+    let cancel = first_task["actions"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(cancel["name"], "cancel_pending_order");
+    let order = cancel["kwargs"]["order_id"].as_str().unwrap().to_owned();
+    let call = |name: &str, args: &serde_json::Value| {
+        format!("<tool_call><tool_name>{name}</tool_name><arguments>{args}</arguments></tool_call>")
+    };
+    let mut vec = MultiAgentVec::new(make("tau:Retail-v0"), 2).unwrap();
+    vec.reset(Some(0)).unwrap();
+    let both = |a: &str, b: &str| vec![acts(&[("user", a)]), acts(&[("user", b)])];
+    vec.step(&both("Hi", "Hi")).unwrap();
+    let look = call("get_order_details", &json!({"order_id": order}));
+    let steps = vec
+        .step(&[
+            acts(&[(
+                "assistant",
+                &call("cancel_pending_order", &cancel["kwargs"]),
+            )]),
+            acts(&[("assistant", &look)]),
+        ])
+        .unwrap();
+    let seen: Vec<String> = steps
+        .iter()
+        .map(|s| s.outputs.as_ref().unwrap()[0].observation.clone())
+        .collect();
+    assert!(seen[0].contains("\"status\":\"cancelled\""), "{}", seen[0]);
+    assert!(seen[1].contains("\"status\":\"pending\""), "{}", seen[1]);
+    // The other way round: env 1's view is still its own after env 0 wrote.
+    let steps = vec
+        .step(&[acts(&[("assistant", &look)]), acts(&[("assistant", &look)])])
+        .unwrap();
+    let seen: Vec<String> = steps
+        .iter()
+        .map(|s| s.outputs.as_ref().unwrap()[0].observation.clone())
+        .collect();
+    assert!(seen[0].contains("\"status\":\"cancelled\""));
+    assert!(seen[1].contains("\"status\":\"pending\""));
+}

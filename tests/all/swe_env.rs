@@ -200,7 +200,8 @@ fn long_outputs_are_cut_and_the_turn_limit_grades() {
 struct Attack {
     name: &'static str,
     actions: Vec<String>,
-    /// What the grading status or problem names, where the grader itself must catch it.
+    /// What the grading status or problem names, where the grader itself must catch it (`a|b`:
+    /// either).
     reason: Option<&'static str>,
 }
 
@@ -337,7 +338,8 @@ fn attacks(task: &SweTask) -> Vec<Attack> {
         caught(
             "an infinite loop at import",
             vec![prepend("while True:\n    pass")],
-            "out_of_fuel",
+            // Fuel runs out first, unless a loaded machine reaches the wall-clock bound first.
+            "out_of_fuel|deadline",
         ),
         a(
             "a memory bomb",
@@ -431,7 +433,11 @@ fn hostile_agents_never_score_and_never_touch_a_sibling() {
                 info.get("grading_status").unwrap_or_default(),
                 info.get("grading_problem").unwrap_or_default()
             );
-            assert!(why.contains(expected), "{}: {why}", attack.name);
+            assert!(
+                expected.split('|').any(|reason| why.contains(reason)),
+                "{}: {why}",
+                attack.name
+            );
         }
         assert!(
             out.terminated[0] || out.truncated[0],

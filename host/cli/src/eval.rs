@@ -106,6 +106,20 @@ pub struct EvalArgs {
     /// The policy of the other agents of a multi-agent env.
     #[arg(long, default_value = "random")]
     opponent: String,
+    /// A model that plays the other agents of a multi-agent env instead of `--opponent` (the
+    /// simulated customer of `tau:*` envs).
+    #[arg(long)]
+    user_model: Option<String>,
+    /// The user model's server (default: `--base-url`).
+    #[arg(long)]
+    user_base_url: Option<String>,
+    /// The user model's temperature (default: the server's).
+    #[arg(long)]
+    user_temperature: Option<f64>,
+    /// The environment variable holding the user model's API key (default: `--api-key-env`'s
+    /// key when both share a server).
+    #[arg(long)]
+    user_api_key_env: Option<String>,
 }
 
 /// Arguments of `geode reverify`.
@@ -150,6 +164,10 @@ pub fn eval(registry: Registry, args: &EvalArgs) -> Result<()> {
     options.fuel = args.fuel;
     options.seat = args.seat.clone();
     options.opponent = args.opponent.clone();
+    options.user_model = args.user_model.clone();
+    options.user_base_url = args.user_base_url.clone();
+    options.user_temperature = args.user_temperature;
+    options.user_api_key_env = args.user_api_key_env.clone();
     options.progress = std::io::stderr().is_terminal();
     options.catch_ctrl_c = true;
     let run = options.into_run(&registry)?;
@@ -163,6 +181,20 @@ pub fn eval(registry: Registry, args: &EvalArgs) -> Result<()> {
             group.mean_reward_ci95[1],
             group.success_rate
         );
+        if group.samples > 1 {
+            let ks = |values: &std::collections::BTreeMap<String, f64>| {
+                values
+                    .iter()
+                    .map(|(k, v)| format!("{k}: {v:.4}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "  pass@k {{{}}}  pass^k {{{}}}",
+                ks(&group.pass_at_k),
+                ks(&group.pass_hat_k)
+            );
+        }
     }
     println!(
         "wrote {} (trajectories.jsonl, summary.json, report.html)",

@@ -13,6 +13,7 @@ mod play;
 mod precompile;
 mod run;
 mod serve;
+mod tau_import;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -72,6 +73,9 @@ enum Command {
     Reverify(eval::ReverifyArgs),
     /// Compile every built-in component ahead of time, so no first use waits for a compile.
     Precompile(precompile::PrecompileArgs),
+    /// Convert TAU-bench's own retail data and tasks (a copy you have) into a domain file for
+    /// the `tau:*` envs.
+    TauImport(tau_import::TauImportArgs),
 }
 
 /// The built-in plugins, GEODE_PLUGIN_PATH and every `--plugin`, reading datasets from
@@ -124,6 +128,7 @@ fn main() {
         Command::Eval(args) => registry(&cli.sources).and_then(|r| eval::eval(r, args)),
         Command::Reverify(args) => registry(&cli.sources).and_then(|r| eval::reverify(r, args)),
         Command::Precompile(args) => precompile::precompile(args),
+        Command::TauImport(args) => tau_import::run(args),
     };
     if let Err(error) = outcome {
         eprintln!("error: {error:#}");

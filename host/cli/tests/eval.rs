@@ -744,3 +744,328 @@ fn the_search_tool_reaches_an_https_server_through_the_same_tls_stack() {
         assert!(!seen.contains("not supported"), "{seen}");
     }
 }
+
+/// The shipped retail tasks of `tau:Retail-v0` (rows of table `tasks`).
+fn tau_tasks() -> Vec<Value> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/tau/data/retail.jsonl"
+    );
+    std::fs::read_to_string(path)
+        .expect("the retail domain")
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON row"))
+        .filter(|row| row["table"] == "tasks")
+        .map(|row| row["value"].clone())
+        .collect()
+}
+
+/// A script for the assistant seat: for each task (matched by its instruction, which the
+/// customer states first), ask who the customer is, run the gold actions, then say the outputs
+/// (`drop` leaves out the gold action of that index).
+fn tau_script(tasks: &[Value], drop: Option<usize>) -> String {
+    let mut lines = String::new();
+    for task in tasks {
+        let mut replies =
+            vec!["Could you give me your email, or your name and zip code?".to_owned()];
+        for (i, action) in task["actions"].as_array().unwrap().iter().enumerate() {
+            if Some(i) != drop {
+                replies.push(format!(
+                    "<tool_call><tool_name>{}</tool_name><arguments>{}</arguments></tool_call>",
+                    action["name"].as_str().unwrap(),
+                    action["kwargs"]
+                ));
+            }
+        }
+        let outputs: Vec<&str> = task["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        replies.push(format!("All done. {}", outputs.join(" and ")));
+        let row = serde_json::json!({"match": task["instruction"], "replies": replies});
+        lines.push_str(&format!("{row}\n"));
+    }
+    lines
+}
+
+#[test]
+fn tau_retail_with_a_model_playing_the_customer_scores_every_gold_task_and_reports_pass_hat_k() {
+    let tasks = tau_tasks();
+    let instructions: BTreeSet<&str> = tasks
+        .iter()
+        .map(|t| t["instruction"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        instructions.len(),
+        tasks.len(),
+        "each task is told apart by its instruction"
+    );
+    let dir = scratch("tau");
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("assistant.jsonl");
+    std::fs::write(&script, tau_script(&tasks, None)).unwrap();
+    let assistant =
+        ModelServer::start(&["--policy", "script", "--answers", script.to_str().unwrap()]);
+    let customer = ModelServer::start(&["--policy", "tau-user"]);
+    let count = tasks.len().to_string();
+    let user_url = customer.base_url();
+    let out = dir.join("out");
+    let printed = run_ok(&eval_args(
+        &assistant,
+        &out,
+        &[
+            "tau:Retail-v0",
+            "--episodes",
+            &count,
+            "--samples",
+            "2",
+            "--max-turns",
+            "12",
+            "--user-model",
+            "test-model",
+            "--user-base-url",
+            &user_url,
+        ],
+    ));
+    assert!(
+        printed.contains("pass^k {1: 1.0000, 2: 1.0000}"),
+        "{printed}"
+    );
+    let lines = trajectories(&out);
+    assert_eq!(lines.len(), tasks.len() * 2);
+    for line in &lines {
+        assert_eq!(line["success"], true, "{line}");
+        let last = line["turns"].as_array().unwrap().last().unwrap();
+        assert_eq!(
+            last["info"]["reward_info"]["database_matches"], true,
+            "{line}"
+        );
+        // The customer gave its facts when asked and stopped at the end.
+        let said: Vec<&str> = line["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|t| {
+                t["info"]["opponent_actions"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+            })
+            .filter_map(|pair| pair[1].as_str())
+            .collect();
+        assert!(said.first().unwrap().starts_with("Sure. "), "{said:?}");
+        assert_eq!(said.last(), Some(&"###STOP###"));
+    }
+    let summary = read_json(&out.join("summary.json"));
+    assert_eq!(num(&summary, &["overall", "pass_hat_k", "2"]), 1.0);
+    assert!(customer.stats()["requests"].as_u64().unwrap() >= 3 * tasks.len() as u64 * 2);
+    // The customer's recorded replies replay the run without asking the model again.
+    drop(customer);
+    let replay = geode(&["reverify".into(), out.display().to_string()]);
+    assert!(
+        text(&replay.stdout).contains(&format!("{} episodes replayed, 0 changed", tasks.len() * 2)),
+        "{}{}",
+        text(&replay.stdout),
+        text(&replay.stderr)
+    );
+
+    // An assistant that skips the last gold action of each task fails every writing task.
+    let skipping = dir.join("skipping.jsonl");
+    let last_index = |t: &Value| t["actions"].as_array().unwrap().len() - 1;
+    let rows: String = tasks
+        .iter()
+        .map(|t| tau_script(std::slice::from_ref(t), Some(last_index(t))))
+        .collect();
+    std::fs::write(&skipping, rows).unwrap();
+    let assistant = ModelServer::start(&[
+        "--policy",
+        "script",
+        "--answers",
+        skipping.to_str().unwrap(),
+    ]);
+    let customer = ModelServer::start(&["--policy", "tau-user"]);
+    let out = dir.join("skipping-out");
+    let user_url = customer.base_url();
+    run_ok(&eval_args(
+        &assistant,
+        &out,
+        &[
+            "tau:Retail-v0",
+            "--episodes",
+            &count,
+            "--max-turns",
+            "12",
+            "--user-model",
+            "test-model",
+            "--user-base-url",
+            &user_url,
+        ],
+    ));
+    for line in trajectories(&out) {
+        let task = &tasks[line["task"].as_u64().unwrap() as usize];
+        let writes = task["actions"].as_array().unwrap().last().unwrap()["name"]
+            .as_str()
+            .is_some_and(|n| !["get_", "find_", "list_"].iter().any(|p| n.starts_with(p)));
+        if writes {
+            assert_eq!(line["success"], false, "{line}");
+            let last = line["turns"].as_array().unwrap().last().unwrap();
+            assert_eq!(last["info"]["reward_info"]["failed"], "database", "{line}");
+        }
+    }
+}
+
+/// `value` as a Python literal (what TAU-bench's task files are written in).
+fn python_literal(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(b) => if *b { "True" } else { "False" }.into(),
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(python_literal)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", Value::String(k.clone()), python_literal(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => other.to_string(),
+    }
+}
+
+#[test]
+fn tau_import_reads_tau_benchs_layout_and_its_tasks_play_as_shipped() {
+    // The shipped domain written out the way TAU-bench's repository lays a domain out.
+    let dir = scratch("tau-import");
+    let domain = dir.join("retail");
+    std::fs::create_dir_all(domain.join("data")).unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../plugins/tau/data/retail.jsonl"
+    );
+    let rows: Vec<Value> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (table, key) in [
+        ("users", "user_id"),
+        ("orders", "order_id"),
+        ("products", "product_id"),
+    ] {
+        let records: serde_json::Map<String, Value> = rows
+            .iter()
+            .filter(|r| r["table"] == table)
+            .map(|r| {
+                let mut value = r["value"].clone();
+                let id = value[key].as_str().unwrap().to_owned();
+                if table == "users" {
+                    value.as_object_mut().unwrap().remove(key); // TAU-bench keys users outside
+                }
+                (id, value)
+            })
+            .collect();
+        std::fs::write(
+            domain.join(format!("data/{table}.json")),
+            Value::Object(records).to_string(),
+        )
+        .unwrap();
+    }
+    let policy = rows.iter().find(|r| r["table"] == "policy").unwrap()["value"]
+        .as_str()
+        .unwrap();
+    std::fs::write(domain.join("wiki.md"), policy).unwrap();
+    let tasks = tau_tasks();
+    let mut source = String::from("from tau_bench.types import Task, Action\n\nTASKS_TEST = [\n");
+    for task in &tasks {
+        let actions: Vec<String> = task["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                format!(
+                    "Action(name={}, kwargs={})",
+                    a["name"],
+                    python_literal(&a["kwargs"])
+                )
+            })
+            .collect();
+        source.push_str(&format!(
+            "    Task(\n        annotator=\"0\",\n        user_id={},\n        instruction={},\n        actions=[\n            {}\n        ],\n        outputs={},\n    ),\n",
+            task["user_id"], task["instruction"], actions.join(",\n            "), python_literal(&task["outputs"])
+        ));
+    }
+    source.push_str("]\n");
+    std::fs::write(domain.join("tasks_test.py"), source).unwrap();
+
+    let imported = dir.join("imported.jsonl");
+    let printed = run_ok(&[
+        "tau-import".into(),
+        domain.display().to_string(),
+        "--out".into(),
+        imported.display().to_string(),
+    ]);
+    assert!(
+        printed.contains(&format!("{} tasks", tasks.len())),
+        "{printed}"
+    );
+
+    let script = dir.join("assistant.jsonl");
+    std::fs::write(&script, tau_script(&tasks, None)).unwrap();
+    let assistant =
+        ModelServer::start(&["--policy", "script", "--answers", script.to_str().unwrap()]);
+    let customer = ModelServer::start(&["--policy", "tau-user"]);
+    let config = serde_json::json!({"dataset": imported.display().to_string()}).to_string();
+    let (count, user_url, out) = (
+        tasks.len().to_string(),
+        customer.base_url(),
+        dir.join("out"),
+    );
+    run_ok(&eval_args(
+        &assistant,
+        &out,
+        &[
+            "tau:Retail-v0",
+            "--config",
+            &config,
+            "--episodes",
+            &count,
+            "--max-turns",
+            "12",
+            "--user-model",
+            "test-model",
+            "--user-base-url",
+            &user_url,
+        ],
+    ));
+    let lines = trajectories(&out);
+    assert_eq!(lines.len(), tasks.len());
+    assert!(
+        lines.iter().all(|l| l["success"] == true),
+        "{:?}",
+        lines.iter().find(|l| l["success"] != true)
+    );
+
+    // The airline domain's tools are not implemented: its directory is refused with the reason.
+    let airline = dir.join("airline");
+    std::fs::create_dir_all(airline.join("data")).unwrap();
+    std::fs::write(airline.join("data/flights.json"), "{}").unwrap();
+    let refused = geode(&[
+        "tau-import".into(),
+        airline.display().to_string(),
+        "--out".into(),
+        dir.join("a.jsonl").display().to_string(),
+    ]);
+    assert!(
+        !refused.status.success() && text(&refused.stderr).contains("airline"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

@@ -29,7 +29,7 @@ impl Recipe {
         id: &str,
         options: MakeOptions,
         seat: Option<&str>,
-        opponent: &str,
+        opponent: &Opponent,
     ) -> anyhow::Result<Recipe> {
         if registry.lookup(id)?.kind != PluginKind::MultiAgent {
             return Ok(Recipe::Env(options));
@@ -40,8 +40,20 @@ impl Recipe {
         Ok(Recipe::Seat {
             options,
             seat: seat.map(str::to_owned),
-            opponent: Opponent::by_name(opponent)?,
+            opponent: opponent.clone(),
         })
+    }
+
+    /// This recipe with `opponent` playing the other agents (a single-agent recipe unchanged).
+    pub fn with_opponent(&self, opponent: Opponent) -> Recipe {
+        match self {
+            Recipe::Env(_) => self.clone(),
+            Recipe::Seat { options, seat, .. } => Recipe::Seat {
+                options: options.clone(),
+                seat: seat.clone(),
+                opponent,
+            },
+        }
     }
 
     /// Makes one env of `id` by this recipe.
@@ -54,7 +66,11 @@ impl Recipe {
                 opponent,
             } => {
                 let inner = registry.make_multiagent(id, &options.overrides, &options.limits)?;
-                Ok(Box::new(SeatEnv::new(inner, seat.as_deref(), *opponent)?))
+                Ok(Box::new(SeatEnv::new(
+                    inner,
+                    seat.as_deref(),
+                    opponent.clone(),
+                )?))
             }
         }
     }

@@ -4,7 +4,7 @@
 use crate::client::ClientSettings;
 use crate::plan;
 use crate::runner::EvalRun;
-use crate::settings::{EnvSettings, RunSettings, Sampling};
+use crate::settings::{EnvSettings, RunSettings, Sampling, UserModel};
 use anyhow::Context;
 use geode_runtime::{Limits, MakeOptions, Registry};
 use serde_json::Value;
@@ -72,6 +72,15 @@ pub struct EvalOptions {
     pub seat: Option<String>,
     /// The other agents' policy in multi-agent envs.
     pub opponent: String,
+    /// A model that plays the other agents of multi-agent envs instead of `opponent`.
+    pub user_model: Option<String>,
+    /// Its server (`None`: `base_url`).
+    pub user_base_url: Option<String>,
+    /// Its temperature (`None`: the server's default).
+    pub user_temperature: Option<f64>,
+    /// The environment variable holding its server's API key (`None`: `api_key_env`'s key
+    /// when it shares the server, else none).
+    pub user_api_key_env: Option<String>,
 }
 
 impl EvalOptions {
@@ -107,17 +116,41 @@ impl EvalOptions {
             catch_ctrl_c: false,
             seat: None,
             opponent: "random".to_owned(),
+            user_model: None,
+            user_base_url: None,
+            user_temperature: None,
+            user_api_key_env: None,
         }
     }
 
     /// The run these options ask for; counts a dataset env's rows when `episodes` is `None`.
     pub fn into_run(self, registry: &Registry) -> anyhow::Result<EvalRun> {
-        let api_key = match &self.api_key_env {
-            None => None,
-            Some(var) => Some(std::env::var(var).with_context(|| {
-                format!("api_key_env {var}: that environment variable is not set")
-            })?),
+        let key_of = |var: &Option<String>| -> anyhow::Result<Option<String>> {
+            match var {
+                None => Ok(None),
+                Some(var) => Ok(Some(std::env::var(var).with_context(|| {
+                    format!("api_key_env {var}: that environment variable is not set")
+                })?)),
+            }
         };
+        let api_key = key_of(&self.api_key_env)?;
+        let user_base_url = self
+            .user_base_url
+            .clone()
+            .unwrap_or_else(|| self.base_url.clone());
+        let user_api_key = match &self.user_api_key_env {
+            Some(_) => key_of(&self.user_api_key_env)?,
+            None if user_base_url == self.base_url => api_key.clone(),
+            None => None,
+        };
+        let user_model = self.user_model.as_ref().map(|model| UserModel {
+            base_url: user_base_url.clone(),
+            model: model.clone(),
+            sampling: Sampling {
+                temperature: self.user_temperature,
+                ..Sampling::default()
+            },
+        });
         let limits = Limits {
             fuel_per_call: self.fuel.or(Limits::default().fuel_per_call),
             ..Limits::default()
@@ -156,8 +189,20 @@ impl EvalOptions {
                 env_seed: self.env_seed,
                 seat: self.seat,
                 opponent: self.opponent,
+                user_model,
                 envs,
             },
+            user_client: self.user_model.as_ref().map(|_| ClientSettings {
+                base_url: user_base_url,
+                api_key: user_api_key,
+                ca_cert: self.ca_cert.clone(),
+                timeout: self.timeout.max(Duration::from_millis(1)),
+                max_retries: self.max_retries,
+                backoff: self.backoff,
+                stream: false,
+                http2_prior_knowledge: self.http2,
+                max_idle_connections: self.concurrency.max(1),
+            }),
             client: ClientSettings {
                 base_url: self.base_url,
                 api_key,

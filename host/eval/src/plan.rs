@@ -3,9 +3,13 @@
 
 use crate::envs::Recipe;
 use crate::record::{EpisodeKey, Start};
+use crate::seat::{ModelPlayer, Opponent};
 use crate::settings::{EnvSettings, RunSettings};
-use geode_runtime::{DATASET_KEY, Limits, MakeOptions, Provider, Registry, WrapperSpec};
+use geode_runtime::{
+    DATASET_KEY, Limits, MakeOptions, PluginKind, Provider, Registry, WrapperSpec,
+};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One planned episode.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +52,8 @@ pub fn episodes(settings: &RunSettings, dataset_envs: &[bool]) -> Vec<Planned> {
 /// are rows, started with GEM's `reset(idx=row)`, not seeds.
 pub fn is_dataset_env(registry: &Registry, id: &str) -> anyhow::Result<bool> {
     let entry = registry.lookup(id)?;
-    Ok(entry.spec.default_config.contains_key(DATASET_KEY))
+    // A multi-agent env picks its task from the reset's seed (the contract has no seek).
+    Ok(entry.kind != PluginKind::MultiAgent && entry.spec.default_config.contains_key(DATASET_KEY))
 }
 
 /// How many rows dataset env `id` walks (made with `options`): what the env says, or the length
@@ -79,12 +84,18 @@ pub fn component_sha256(registry: &Registry, id: &str) -> anyhow::Result<Option<
     })
 }
 
-/// How to make each env of `settings` under `limits`.
+/// How to make each env of `settings` under `limits`; `player`, when given, plays the other
+/// agents of multi-agent envs instead of `settings.opponent`.
 pub fn recipes(
     registry: &Registry,
     settings: &RunSettings,
     limits: &Limits,
+    player: Option<Arc<ModelPlayer>>,
 ) -> anyhow::Result<HashMap<String, Recipe>> {
+    let opponent = match player {
+        Some(player) => Opponent::Model(player),
+        None => Opponent::by_name(&settings.opponent)?,
+    };
     let mut recipes = HashMap::new();
     for env in &settings.envs {
         let options = MakeOptions::overrides(env.config.clone())
@@ -95,7 +106,7 @@ pub fn recipes(
             &env.id,
             options,
             settings.seat.as_deref(),
-            &settings.opponent,
+            &opponent,
         )?;
         recipes.insert(env.id.clone(), recipe);
     }
@@ -143,6 +154,7 @@ mod tests {
             env_seed: 100,
             seat: None,
             opponent: "random".into(),
+            user_model: None,
             envs: vec![env("game:A", 2), env("qa:B", 1)],
         };
         let plan = episodes(&settings, &[false, true]);

@@ -261,6 +261,9 @@ fn overview(summary: &Summary) -> String {
     for k in &ks {
         let _ = write!(table, "<th>pass@{}</th>", esc(k));
     }
+    for k in &ks {
+        let _ = write!(table, "<th>pass^{}</th>", esc(k));
+    }
     table.push_str("<th>mean turns</th><th class=\"text\">errors</th></tr>\n");
     for (index, (id, group)) in summary.envs.iter().enumerate() {
         let name = format!("<a href=\"#env-{index}\">{}</a>", esc(id));
@@ -295,12 +298,17 @@ fn overview_row(name: &str, prefix: &str, group: &Group, ks: &[String]) -> Strin
             tagged_rate
         ),
     );
-    for k in ks {
-        let cell = match group.pass_at_k.get(k) {
-            Some(&value) => tagged_rate(&format!("{prefix}.pass_at_k.{k}"), value),
-            None => "–".to_owned(),
-        };
-        let _ = write!(row, "<td>{cell}</td>");
+    for (field, values) in [
+        ("pass_at_k", &group.pass_at_k),
+        ("pass_hat_k", &group.pass_hat_k),
+    ] {
+        for k in ks {
+            let cell = match values.get(k) {
+                Some(&value) => tagged_rate(&format!("{prefix}.{field}.{k}"), value),
+                None => "–".to_owned(),
+            };
+            let _ = write!(row, "<td>{cell}</td>");
+        }
     }
     let _ = writeln!(
         row,
@@ -862,7 +870,7 @@ mod tests {
         assert!(
             page.contains("data-key=\"envs.alpha.pass_at_k.2\" data-value=\"1.0\">100.0%</span>")
         );
-        assert!(page.contains("<th>pass@1</th><th>pass@2</th>"));
+        assert!(page.contains("<th>pass@1</th><th>pass@2</th><th>pass^1</th><th>pass^2</th>"));
     }
 
     #[test]

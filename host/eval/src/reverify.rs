@@ -7,12 +7,15 @@ use crate::log::TRAJECTORIES;
 use crate::plan;
 use crate::record::{EpisodeKey, EpisodeRecord, Start};
 use crate::runner::RUN_FILE;
+use crate::seat::{OPPONENT_ACTIONS, Opponent};
 use crate::settings::RunSettings;
 use anyhow::Context;
 use geode_runtime::{Env, Limits, Registry};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 /// The file `reverify` writes into the run's directory.
 pub const REVERIFY_FILE: &str = "reverify.json";
@@ -69,12 +72,20 @@ pub fn reverify(registry: &Registry, dir: &Path, limits: &Limits) -> anyhow::Res
                 .with_context(|| format!("{TRAJECTORIES} line {}: not an episode record", n + 1))
         })
         .collect::<anyhow::Result<_>>()?;
-    let recipes = plan::recipes(registry, &settings, limits)?;
+    // A model opponent is not asked again: its recorded actions are replayed.
+    let replays_opponent = settings.user_model.is_some();
+    let recipes = plan::recipes(registry, &settings, limits, None)?;
     let threshold = settings.success_threshold;
     let outcomes: Vec<(bool, Option<Changed>)> = records
         .par_iter()
         .map(|record| {
-            let replayed = replay(registry, recipes.get(&record.key.env), record);
+            let recipe = recipes
+                .get(&record.key.env)
+                .map(|recipe| match replays_opponent {
+                    true => recipe.with_opponent(recorded_opponent(record)),
+                    false => recipe.clone(),
+                });
+            let replayed = replay(registry, recipe.as_ref(), record);
             judge(record, replayed, threshold)
         })
         .collect();
@@ -92,6 +103,17 @@ pub fn reverify(registry: &Registry, dir: &Path, limits: &Limits) -> anyhow::Res
         serde_json::to_vec_pretty(&verdicts)?,
     )?;
     Ok(verdicts)
+}
+
+/// The other agents' actions a model took in `record` (its reset's and turns' infos), in order.
+fn recorded_opponent(record: &EpisodeRecord) -> Opponent {
+    let infos = std::iter::once(&record.reset_info).chain(record.turns.iter().map(|t| &t.info));
+    let actions: VecDeque<String> = infos
+        .filter_map(|info| info.get(OPPONENT_ACTIONS)?.as_array().cloned())
+        .flatten()
+        .filter_map(|pair| pair.get(1)?.as_str().map(str::to_owned))
+        .collect();
+    Opponent::Replay(Arc::new(Mutex::new(actions)))
 }
 
 /// The replay's per-turn (reward, terminated, truncated), or the error that stopped it.

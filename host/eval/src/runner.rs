@@ -8,6 +8,7 @@ use crate::episode::{EpisodeContext, Outcome, play};
 use crate::log::TrajectoryLog;
 use crate::plan::{self, Planned};
 use crate::record::{EpisodeKey, EpisodeRecord};
+use crate::seat::ModelPlayer;
 use crate::settings::RunSettings;
 use crate::summary::{Summary, summarize};
 use anyhow::Context;
@@ -33,6 +34,8 @@ pub struct EvalRun {
     pub settings: RunSettings,
     /// How to reach the server.
     pub client: ClientSettings,
+    /// How to reach the server of `settings.user_model`, when one plays the other agents.
+    pub user_client: Option<ClientSettings>,
     /// The output directory.
     pub out: PathBuf,
     /// Continue the run already in `out` instead of refusing to overwrite it.
@@ -68,6 +71,27 @@ pub enum Stopped {
     },
 }
 
+/// The model that plays the other agents of multi-agent envs, when the run names one; its
+/// requests run on `runtime`.
+fn user_player(
+    run: &EvalRun,
+    runtime: &tokio::runtime::Handle,
+) -> anyhow::Result<Option<Arc<ModelPlayer>>> {
+    let (Some(user), Some(client)) = (&run.settings.user_model, &run.user_client) else {
+        return Ok(None);
+    };
+    Ok(Some(Arc::new(ModelPlayer {
+        client: ChatClient::new(client.clone()).context("the user model's client")?,
+        options: ChatOptions {
+            model: user.model.clone(),
+            sampling: user.sampling.clone(),
+            logprobs: false,
+            return_token_ids: false,
+        },
+        runtime: runtime.clone(),
+    })))
+}
+
 /// Runs `run` to its end and returns the summary it wrote.
 pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary> {
     let mut dataset_envs = Vec::new();
@@ -75,7 +99,18 @@ pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary>
         dataset_envs.push(plan::is_dataset_env(&registry, &env.id)?);
         env.component_sha256 = plan::component_sha256(&registry, &env.id)?;
     }
-    let recipes = plan::recipes(&registry, &run.settings, &run.limits)?;
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()?;
+    let player = user_player(&run, runtime.handle())?;
+    // A worker waits for the user model's reply inside an env call: one per episode in flight.
+    let env_threads = match player {
+        Some(_) => threads.max(run.settings.concurrency),
+        None => threads,
+    };
+    let recipes = plan::recipes(&registry, &run.settings, &run.limits, player)?;
     std::fs::create_dir_all(&run.out)
         .with_context(|| format!("creating the output directory {}", run.out.display()))?;
     check_directory(&run)?;
@@ -87,8 +122,7 @@ pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary>
         .filter(|p| !done.contains_key(&p.key))
         .cloned()
         .collect();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let workers = EnvWorkers::new(Arc::clone(&registry), recipes, threads)?;
+    let workers = EnvWorkers::new(Arc::clone(&registry), recipes, env_threads)?;
     for env in &run.settings.envs {
         workers.prepare(&env.id)?;
     }
@@ -106,10 +140,6 @@ pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary>
         seed: run.settings.sampling.seed,
     });
     let progress = progress_bar(&run, planned.len() as u64, &done);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .enable_all()
-        .build()?;
     let finished = runtime.block_on(play_all(
         ctx,
         workers,

@@ -1,15 +1,57 @@
-//! A multi-agent env seen from one seat: the model plays `seat`, a named policy plays every
-//! other agent, and the episode is a single-agent [`Env`] from the seat's side (its
-//! observations, its rewards, its end), so `geode eval` runs multi-agent ids like any other.
+//! A multi-agent env seen from one seat: the model plays `seat`, a named policy or a second
+//! model plays every other agent, and the episode is a single-agent [`Env`] from the seat's side
+//! (its observations, its rewards, its end), so `geode eval` runs multi-agent ids like any other.
 
+use crate::client::{ChatClient, ChatOptions, Failure};
 use geode_runtime::multiagent::AgentOutput;
 use geode_runtime::{Env, Error, Info, MultiAgentEnv, ResetOutput, Result, StepOutput};
+use serde_json::{Value, json};
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
 
 /// How the agents the model does not play choose their actions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Opponent {
     /// The env's own `sample_random_action` (seeded by the episode's seed).
     Random,
+    /// A model (`--user-model`): each other agent chats with it, its observations as the
+    /// user's messages and its actions as the replies.
+    Model(Arc<ModelPlayer>),
+    /// The actions a model opponent took in a recorded episode, in order (`geode reverify`).
+    Replay(Arc<Mutex<VecDeque<String>>>),
+}
+
+/// The info key under which an episode records what a model opponent did at each reset and
+/// step (`[[agent, action], ...]`), so `geode reverify` replays it without the model.
+pub const OPPONENT_ACTIONS: &str = "opponent_actions";
+
+/// A model that plays the agents the evaluated model does not: a chat client and the runtime
+/// its requests run on. Env calls run on worker threads outside that runtime, which wait for
+/// each reply there.
+#[derive(Debug)]
+pub struct ModelPlayer {
+    /// The client of the model's server.
+    pub client: ChatClient,
+    /// Its model name and sampling.
+    pub options: ChatOptions,
+    /// The runtime the requests run on.
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl ModelPlayer {
+    /// The model's reply to `messages`; any failure (after the client's retries) is an error
+    /// of the episode.
+    fn reply(&self, messages: &[Value]) -> Result<String> {
+        let exchange = self
+            .runtime
+            .block_on(self.client.chat(messages, &self.options, None));
+        match exchange.result {
+            Ok(reply) => Ok(reply.content),
+            Err(
+                Failure::Fatal(m) | Failure::ContextLength(m) | Failure::GaveUp { message: m, .. },
+            ) => Err(Error::Internal(format!("the user model failed: {m}"))),
+        }
+    }
 }
 
 impl Opponent {
@@ -28,6 +70,10 @@ pub struct SeatEnv {
     id: String,
     seat: String,
     opponent: Opponent,
+    /// Each other agent's chat with the opponent model this episode.
+    chats: HashMap<String, Vec<Value>>,
+    /// What a model opponent did since the last reset or step (recorded in its info).
+    played: Vec<(String, String)>,
 }
 
 impl SeatEnv {
@@ -56,6 +102,8 @@ impl SeatEnv {
             inner,
             seat,
             opponent,
+            chats: HashMap::new(),
+            played: Vec::new(),
         })
     }
 
@@ -64,9 +112,42 @@ impl SeatEnv {
     }
 
     fn others_action(&mut self, agent: &str) -> Result<String> {
-        match self.opponent {
+        match &self.opponent {
             Opponent::Random => self.inner.sample_random_action(agent),
+            Opponent::Model(player) => {
+                let player = Arc::clone(player);
+                let seen = self.inner.observe(agent)?;
+                let chat = self.chats.entry(agent.to_owned()).or_default();
+                if !seen.is_empty() {
+                    chat.push(json!({"role": "user", "content": seen}));
+                }
+                let reply = player.reply(chat)?;
+                chat.push(json!({"role": "assistant", "content": reply}));
+                self.played.push((agent.to_owned(), reply.clone()));
+                Ok(reply)
+            }
+            Opponent::Replay(recorded) => recorded
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .pop_front()
+                .ok_or_else(|| Error::InvalidState {
+                    env: self.id.clone(),
+                    message: "the recorded actions of the other agents ran out".into(),
+                }),
         }
+    }
+
+    /// `info` with what a model opponent did since the last call, when it did anything.
+    fn with_played(&mut self, info: Info) -> Info {
+        if self.played.is_empty() {
+            return info;
+        }
+        let mut map = info.to_map();
+        map.insert(
+            OPPONENT_ACTIONS.to_owned(),
+            json!(std::mem::take(&mut self.played)),
+        );
+        Info::from_map(&map)
     }
 
     /// Steps the other agents until the seat acts again or its episode ends; the seat's
@@ -110,6 +191,8 @@ impl Env for SeatEnv {
     }
 
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
+        self.chats.clear();
+        self.played.clear();
         let outputs = self.inner.reset(seed)?;
         let first = self.seat_output(outputs);
         let mut step = StepOutput {
@@ -125,7 +208,7 @@ impl Env for SeatEnv {
         self.advance_others(&mut step)?;
         Ok(ResetOutput {
             observation: step.observation,
-            info: step.info,
+            info: self.with_played(step.info),
         })
     }
 
@@ -155,6 +238,7 @@ impl Env for SeatEnv {
             info: out.info,
         };
         self.advance_others(&mut step)?;
+        step.info = self.with_played(step.info);
         Ok(step)
     }
 
@@ -179,7 +263,9 @@ impl Env for SeatEnv {
             inner,
             id: self.id.clone(),
             seat: self.seat.clone(),
-            opponent: self.opponent,
+            opponent: self.opponent.clone(),
+            chats: HashMap::new(),
+            played: Vec::new(),
         }))
     }
 }

@@ -36,6 +36,17 @@ fn default_opponent() -> String {
     "random".to_owned()
 }
 
+/// The model that plays the other agents of a multi-agent env (`--user-model`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UserModel {
+    /// Its server's base URL.
+    pub base_url: String,
+    /// Its model name.
+    pub model: String,
+    /// Its sampling settings.
+    pub sampling: Sampling,
+}
+
 /// The whole run's settings: what `--resume` checks a directory against.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSettings {
@@ -65,6 +76,9 @@ pub struct RunSettings {
     /// The policy of the other agents of a multi-agent env (`random`).
     #[serde(default = "default_opponent")]
     pub opponent: String,
+    /// The model playing the other agents instead of `opponent`, if any.
+    #[serde(default)]
+    pub user_model: Option<UserModel>,
     /// The envs, in the order given.
     pub envs: Vec<EnvSettings>,
 }

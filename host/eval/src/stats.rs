@@ -24,6 +24,19 @@ pub fn pass_at_k(n: u64, c: u64, k: u64) -> f64 {
     1.0 - none_pass
 }
 
+/// TAU-bench's pass^k for a task sampled `n` times with `c` successes: the chance that `k`
+/// samples drawn without replacement all succeed, `C(c, k) / C(n, k)`, computed as the product
+/// `Π_{i=0..k} (c - i) / (n - i)`. It measures reliability (every try passes) where pass@k
+/// measures reach (some try passes): 1 when every sample succeeded, 0 when fewer than `k` did.
+/// `c` above `n` counts as `n`; `k` of 0 or above `n` gives 0.
+pub fn pass_hat_k(n: u64, c: u64, k: u64) -> f64 {
+    let c = c.min(n);
+    if k == 0 || k > n || c < k {
+        return 0.0;
+    }
+    (0..k).map(|i| (c - i) as f64 / (n - i) as f64).product()
+}
+
 /// The `q`-quantile (`q` in `[0, 1]`, clamped) of ascending `sorted` values, interpolated
 /// linearly between the closest ranks (numpy's default). 0.0 for no values.
 pub fn percentile(sorted: &[f64], q: f64) -> f64 {
@@ -125,6 +138,26 @@ mod tests {
         assert!(close(p, 0.5));
         let p = pass_at_k(1000, 10, 100);
         assert!(p > 0.0 && p < 1.0);
+    }
+
+    #[test]
+    fn pass_hat_k_known_values() {
+        // n=4, c=3: k=1 is the success rate, k=2 is C(3,2)/C(4,2) = 3/6, k=3 is 1/4.
+        assert!(close(pass_hat_k(4, 3, 1), 0.75));
+        assert!(close(pass_hat_k(4, 3, 2), 0.5));
+        assert!(close(pass_hat_k(4, 3, 3), 0.25));
+        assert_eq!(pass_hat_k(4, 3, 4), 0.0);
+        assert_eq!(pass_hat_k(4, 4, 4), 1.0);
+        assert_eq!(pass_hat_k(4, 0, 1), 0.0);
+        assert_eq!(pass_hat_k(4, 2, 0), 0.0);
+        assert_eq!(pass_hat_k(4, 9, 2), 1.0);
+        assert_eq!(pass_hat_k(2, 2, 3), 0.0);
+        // Never above pass@k.
+        for c in 0..=8 {
+            for k in 1..=8 {
+                assert!(pass_hat_k(8, c, k) <= pass_at_k(8, c, k) + 1e-12);
+            }
+        }
     }
 
     #[test]

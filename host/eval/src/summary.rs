@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::record::{Ending, EpisodeRecord, Usage};
 use crate::settings::RunSettings;
-use crate::stats::{bootstrap_mean_ci, pass_at_k, percentile, pooled_mean};
+use crate::stats::{bootstrap_mean_ci, pass_at_k, pass_hat_k, percentile, pooled_mean};
 
 /// Bootstrap draws per confidence interval.
 const BOOTSTRAP_RESAMPLES: usize = 1000;
@@ -57,6 +57,10 @@ pub struct Group {
     /// pass@k by k (`"1"`, `"2"`...): the mean over the tasks with at least k episodes of the
     /// unbiased estimator; a k no task has k episodes for is left out.
     pub pass_at_k: BTreeMap<String, f64>,
+    /// pass^k by k (TAU-bench's reliability: all of k tries succeed), the mean over the tasks
+    /// with at least k episodes, like `pass_at_k`.
+    #[serde(default)]
+    pub pass_hat_k: BTreeMap<String, f64>,
     /// Mean turns per episode.
     pub mean_turns: f64,
     /// Episodes by how they ended (`terminated`, `max_turns`...).
@@ -159,7 +163,8 @@ fn group(records: &[&EpisodeRecord], samples: u32) -> Group {
         mean_reward_ci95: [reward_lo, reward_hi],
         success_rate: pooled_mean(&successes),
         success_rate_ci95: [success_lo, success_hi],
-        pass_at_k: pass_at_ks(&successes, samples),
+        pass_at_k: per_k(&successes, samples, pass_at_k),
+        pass_hat_k: per_k(&successes, samples, pass_hat_k),
         mean_turns: mean(&turns),
         endings: count_by(records, |r| Some(ending_name(r.ending))),
         errors: count_by(records, error_kind),
@@ -194,8 +199,13 @@ fn per_task(
         .collect()
 }
 
-/// pass@k for k in `1..=samples`, each the mean over the tasks with at least k episodes.
-fn pass_at_ks(successes: &[Vec<f64>], samples: u32) -> BTreeMap<String, f64> {
+/// `estimate` (pass@k or pass^k) for k in `1..=samples`, each the mean over the tasks with at
+/// least k episodes.
+fn per_k(
+    successes: &[Vec<f64>],
+    samples: u32,
+    estimate: fn(u64, u64, u64) -> f64,
+) -> BTreeMap<String, f64> {
     (1..=u64::from(samples))
         .filter_map(|k| {
             let per_task: Vec<f64> = successes
@@ -203,7 +213,7 @@ fn pass_at_ks(successes: &[Vec<f64>], samples: u32) -> BTreeMap<String, f64> {
                 .filter(|task| task.len() as u64 >= k)
                 .map(|task| {
                     let passed = task.iter().filter(|&&s| s > 0.0).count() as u64;
-                    pass_at_k(task.len() as u64, passed, k)
+                    estimate(task.len() as u64, passed, k)
                 })
                 .collect();
             (!per_task.is_empty()).then(|| (k.to_string(), mean(&per_task)))
@@ -342,6 +352,7 @@ pub(crate) mod tests {
             env_seed: 0,
             seat: None,
             opponent: "random".into(),
+            user_model: None,
             envs: envs
                 .iter()
                 .map(|id| EnvSettings {
@@ -448,6 +459,8 @@ pub(crate) mod tests {
         assert_eq!(alpha.pass_at_k["1"], 0.5);
         assert_eq!(alpha.pass_at_k["2"], 1.0);
         assert_eq!(alpha.pass_at_k.len(), 2);
+        assert_eq!(alpha.pass_hat_k["1"], 0.5);
+        assert_eq!(alpha.pass_hat_k["2"], 0.0);
         assert_eq!(alpha.mean_turns, 2.0);
         assert_eq!(alpha.endings["terminated"], 4);
         assert_eq!(alpha.endings["error"], 1);

@@ -17,7 +17,8 @@ use std::time::Duration;
     system=None, config=None, wrappers=Vec::new(), success_threshold=1.0,
     out=PathBuf::from("geode-eval"), resume=false, stream=false, timeout=120.0, max_retries=8,
     backoff=0.5, ca_cert=None, http2=false, logprobs=false, return_token_ids=false, fuel=None,
-    seat=None, opponent=String::from("random"),
+    seat=None, opponent=String::from("random"), user_model=None, user_base_url=None,
+    user_temperature=None, user_api_key_env=None,
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn eval_json(
@@ -52,6 +53,10 @@ pub fn eval_json(
     fuel: Option<u64>,
     seat: Option<String>,
     opponent: String,
+    user_model: Option<String>,
+    user_base_url: Option<String>,
+    user_temperature: Option<f64>,
+    user_api_key_env: Option<String>,
 ) -> PyResult<String> {
     if ids.is_empty() {
         return Err(PyValueError::new_err("eval: give at least one env id"));
@@ -91,6 +96,10 @@ pub fn eval_json(
     options.fuel = fuel;
     options.seat = seat;
     options.opponent = opponent;
+    options.user_model = user_model;
+    options.user_base_url = user_base_url;
+    options.user_temperature = user_temperature;
+    options.user_api_key_env = user_api_key_env;
     let registry = crate::registry::current().py_err(py)?;
     py.detach(move || -> anyhow::Result<String> {
         let run = options.into_run(&registry)?;

@@ -103,6 +103,6 @@ mod tests {
         assert_eq!(round2(2.675), 2.67); // 2.67499999... in binary
         assert_eq!(round2(0.125), 0.12); // an exact tie goes to even
         assert_eq!(round2(10.0 - 9.99), 0.01);
-        assert_eq!(round2(-3.14159), -3.14);
+        assert_eq!(round2(-19.994), -19.99);
     }
 }

@@ -1,6 +1,7 @@
 //! A domain as a host dataset holds it: one row per record, task and policy, each
 //! `{"table": T, "value": V}` with `T` one of `users`, `orders`, `products` (records in
-//! TAU-bench's schema, keyed by their `user_id`, `order_id`, `product_id`), `tasks` ([`Task`])
+//! TAU-bench's schema, keyed by the row's `id` or else their `user_id`, `order_id`,
+//! `product_id`), `tasks` ([`Task`])
 //! and `policy` (the text). Read once per instance; every episode starts from a copy of the
 //! records.
 
@@ -123,7 +124,9 @@ impl Domain {
                     ));
                 }
             };
-            let Some(id) = value.get(key).and_then(Value::as_str).map(str::to_owned) else {
+            // TAU-bench keys its users by id outside the record: a row may carry the id.
+            let id = row.get("id").or_else(|| value.get(key));
+            let Some(id) = id.and_then(Value::as_str).map(str::to_owned) else {
                 return Err(bad(
                     name,
                     i,

@@ -46,6 +46,8 @@ pub enum PolicyKind {
     ToolMath,
     /// Multi-turn replies from `--answers` (`match` and `replies` per row).
     Script,
+    /// A scripted customer of `tau:*` envs: states its goal, gives its facts when asked.
+    TauUser,
 }
 
 /// The options of the server.
@@ -145,6 +147,7 @@ impl ServeArgs {
                     .context("--policy constant needs --reply")?,
             ),
             PolicyKind::Bisect => Policy::Bisect,
+            PolicyKind::TauUser => Policy::TauUser,
             PolicyKind::Math => Policy::Math(self.math()?),
             PolicyKind::ToolMath => Policy::ToolMath(self.math()?),
             PolicyKind::Script => Policy::Script(crate::script::Scripts::load(

@@ -19,6 +19,7 @@ pub mod server;
 pub mod shutdown;
 pub mod stats;
 pub mod stream;
+pub mod tau_user;
 pub mod tls;
 pub mod tokens;
 pub mod wire;

@@ -23,6 +23,8 @@ pub enum Policy {
     ToolMath(MathPolicy),
     /// Turns read from a file, by the first user message and the turn number.
     Script(Scripts),
+    /// The customer of a `tau:*` env.
+    TauUser,
 }
 
 impl Policy {
@@ -31,6 +33,7 @@ impl Policy {
         match self {
             Policy::Constant(text) => text.clone(),
             Policy::Bisect => bisect::reply(&request.user_texts()),
+            Policy::TauUser => crate::tau_user::reply(request),
             Policy::Math(math) => math_reply(math, request),
             Policy::Script(scripts) => {
                 let users = request.user_texts();

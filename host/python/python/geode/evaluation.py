@@ -44,13 +44,19 @@ def eval(  # noqa: A001 - the name users call, as on the command line
     fuel: Optional[int] = None,
     seat: Optional[str] = None,
     opponent: str = "random",
+    user_model: Optional[str] = None,
+    user_base_url: Optional[str] = None,
+    user_temperature: Optional[float] = None,
+    user_api_key_env: Optional[str] = None,
 ) -> Dict[str, Any]:
     """Runs ``model`` on the env ids (one id or several) and returns the run's summary: per env
     and overall, episodes, mean reward and success rate with 95% bootstrap intervals, pass@k for
-    every k up to ``samples``, turns, errors by kind, tokens and latencies. ``episodes`` is the
+    and pass^k (all of k tries pass) for every k up to ``samples``, turns, errors by kind, tokens and latencies. ``episodes`` is the
     number of tasks per env (seeds ``env_seed..``, or rows of a dataset env: all of them when
     None). ``wrappers`` takes GEM's names (``"python_tool"``...). In a multi-agent env the model
-    plays ``seat`` (default: the first agent) and ``opponent`` plays the others."""
+    plays ``seat`` (default: the first agent) and ``opponent`` plays the others, or
+    ``user_model`` (on ``user_base_url``, default ``base_url``) does: the simulated customer of
+    ``tau:*`` envs."""
     ids = [ids] if isinstance(ids, str) else list(ids)
     if isinstance(wrappers, str):
         wrappers = [w for w in wrappers.split(",") if w]
@@ -62,6 +68,7 @@ def eval(  # noqa: A001 - the name users call, as on the command line
         success_threshold=success_threshold, out=os.fspath(out), resume=resume, stream=stream,
         timeout=timeout, max_retries=max_retries, backoff=backoff, ca_cert=ca_cert, http2=http2,
         logprobs=logprobs, return_token_ids=return_token_ids, fuel=fuel, seat=seat,
-        opponent=opponent,
+        opponent=opponent, user_model=user_model, user_base_url=user_base_url,
+        user_temperature=user_temperature, user_api_key_env=user_api_key_env,
     )
     return json.loads(text)
