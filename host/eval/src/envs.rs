@@ -65,7 +65,11 @@ impl Recipe {
                 seat,
                 opponent,
             } => {
-                let inner = registry.make_multiagent(id, &options.overrides, &options.limits)?;
+                let make = || registry.make_multiagent(id, &options.overrides, &options.limits);
+                let inner = match opponent {
+                    Opponent::Model(player) => player.guest_permits.hold(make)?,
+                    _ => make()?,
+                };
                 Ok(Box::new(SeatEnv::new(
                     inner,
                     seat.as_deref(),

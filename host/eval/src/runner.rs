@@ -8,7 +8,7 @@ use crate::episode::{EpisodeContext, Outcome, play};
 use crate::log::TrajectoryLog;
 use crate::plan::{self, Planned};
 use crate::record::{EpisodeKey, EpisodeRecord};
-use crate::seat::ModelPlayer;
+use crate::seat::{ModelPlayer, Permits};
 use crate::settings::RunSettings;
 use crate::summary::{Summary, summarize};
 use anyhow::Context;
@@ -76,6 +76,7 @@ pub enum Stopped {
 fn user_player(
     run: &EvalRun,
     runtime: &tokio::runtime::Handle,
+    cores: usize,
 ) -> anyhow::Result<Option<Arc<ModelPlayer>>> {
     let (Some(user), Some(client)) = (&run.settings.user_model, &run.user_client) else {
         return Ok(None);
@@ -89,6 +90,7 @@ fn user_player(
             return_token_ids: false,
         },
         runtime: runtime.clone(),
+        guest_permits: Permits::new(cores),
     })))
 }
 
@@ -104,7 +106,7 @@ pub fn run(registry: Arc<Registry>, mut run: EvalRun) -> anyhow::Result<Summary>
         .worker_threads(threads)
         .enable_all()
         .build()?;
-    let player = user_player(&run, runtime.handle())?;
+    let player = user_player(&run, runtime.handle(), threads)?;
     // A worker waits for the user model's reply inside an env call: one per episode in flight.
     let env_threads = match player {
         Some(_) => threads.max(run.settings.concurrency),

@@ -7,7 +7,7 @@ use geode_runtime::multiagent::AgentOutput;
 use geode_runtime::{Env, Error, Info, MultiAgentEnv, ResetOutput, Result, StepOutput};
 use serde_json::{Value, json};
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 /// How the agents the model does not play choose their actions.
 #[derive(Debug, Clone)]
@@ -36,6 +36,55 @@ pub struct ModelPlayer {
     pub options: ChatOptions,
     /// The runtime the requests run on.
     pub runtime: tokio::runtime::Handle,
+    /// Env calls then run on a thread per episode in flight (each may wait for this model), but
+    /// only as many at once run guest code as there are cores, so a call's wall-clock deadline
+    /// measures its own work, not its wait for a core.
+    pub guest_permits: Permits,
+}
+
+/// A counting semaphore for threads: at most `n` holders at once.
+#[derive(Debug)]
+pub struct Permits {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Permits {
+    /// `n` permits (at least one).
+    pub fn new(n: usize) -> Self {
+        Permits {
+            free: Mutex::new(n.max(1)),
+            freed: Condvar::new(),
+        }
+    }
+
+    /// Runs `call` holding a permit (waiting for one first).
+    pub fn hold<T>(&self, call: impl FnOnce() -> T) -> T {
+        struct Held<'a>(&'a Permits);
+        impl Drop for Held<'_> {
+            fn drop(&mut self) {
+                *self.0.lock() += 1;
+                self.0.freed.notify_one();
+            }
+        }
+        let mut free = self.lock();
+        while *free == 0 {
+            free = self
+                .freed
+                .wait(free)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        *free -= 1;
+        drop(free);
+        let _held = Held(self);
+        call()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, usize> {
+        self.free
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 impl ModelPlayer {
@@ -107,6 +156,17 @@ impl SeatEnv {
         })
     }
 
+    /// Runs `call` on the inner env; with a model opponent, under one of its guest permits.
+    fn guest<T>(&mut self, call: impl FnOnce(&mut dyn MultiAgentEnv) -> T) -> T {
+        match &self.opponent {
+            Opponent::Model(player) => {
+                let player = Arc::clone(player);
+                player.guest_permits.hold(|| call(self.inner.as_mut()))
+            }
+            _ => call(self.inner.as_mut()),
+        }
+    }
+
     fn seat_output(&self, outputs: Vec<AgentOutput>) -> Option<AgentOutput> {
         outputs.into_iter().find(|o| o.agent == self.seat)
     }
@@ -116,7 +176,7 @@ impl SeatEnv {
             Opponent::Random => self.inner.sample_random_action(agent),
             Opponent::Model(player) => {
                 let player = Arc::clone(player);
-                let seen = self.inner.observe(agent)?;
+                let seen = self.guest(|inner| inner.observe(agent))?;
                 let chat = self.chats.entry(agent.to_owned()).or_default();
                 if !seen.is_empty() {
                     chat.push(json!({"role": "user", "content": seen}));
@@ -169,7 +229,7 @@ impl SeatEnv {
                 let action = self.others_action(&agent)?;
                 actions.push((agent, action));
             }
-            let outputs = self.inner.step(&actions)?;
+            let outputs = self.guest(|inner| inner.step(&actions))?;
             if let Some(out) = self.seat_output(outputs) {
                 step.reward += out.reward;
                 step.terminated |= out.terminated;
@@ -179,7 +239,8 @@ impl SeatEnv {
             }
         }
         if !step.terminated && !step.truncated {
-            step.observation = self.inner.observe(&self.seat)?;
+            let seat = self.seat.clone();
+            step.observation = self.guest(|inner| inner.observe(&seat))?;
         }
         Ok(())
     }
@@ -193,7 +254,7 @@ impl Env for SeatEnv {
     fn reset(&mut self, seed: Option<u64>) -> Result<ResetOutput> {
         self.chats.clear();
         self.played.clear();
-        let outputs = self.inner.reset(seed)?;
+        let outputs = self.guest(|inner| inner.reset(seed))?;
         let first = self.seat_output(outputs);
         let mut step = StepOutput {
             observation: first
@@ -223,7 +284,7 @@ impl Env for SeatEnv {
             };
             actions.push((agent, chosen));
         }
-        let outputs = self.inner.step(&actions)?;
+        let outputs = self.guest(|inner| inner.step(&actions))?;
         let out = self.seat_output(outputs).ok_or_else(|| {
             Error::InvalidArgument(format!(
                 "{}: `{}` is not in the episode",

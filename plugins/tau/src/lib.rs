@@ -28,6 +28,7 @@ use domain::Domain;
 use geode_sdk::multiagent::{Agents, Mode, MultiAgentEnvironment};
 use geode_sdk::prelude::*;
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
 const ASSISTANT: &str = "assistant";
 const USER: &str = "user";
@@ -44,6 +45,9 @@ struct Tau {
     episode: Option<Episode>,
     #[serde(skip)]
     domain: OnceCell<Domain>,
+    /// The hash of each task's gold records, computed at its first end in this instance.
+    #[serde(skip)]
+    gold_hashes: HashMap<usize, String>,
 }
 
 /// One conversation.
@@ -139,14 +143,21 @@ impl Tau {
 
     /// Ends the episode: both seats get the verdict's reward.
     fn finish(&mut self, agents: &mut Agents, how: &str) -> Result<(), Error> {
-        let episode = self
+        let index = self
             .episode
             .as_ref()
-            .ok_or_else(|| Error::InvalidState("no episode".into()))?;
-        let domain = self.domain()?;
-        let task = &domain.tasks[episode.task];
-        let gold = reward::gold_database(&domain.db, task);
-        let verdict = reward::judge(&episode.db, &gold, task, &episode.said);
+            .ok_or_else(|| Error::InvalidState("no episode".into()))?
+            .task;
+        if !self.gold_hashes.contains_key(&index) {
+            let domain = self.domain()?;
+            let gold = reward::gold_database(&domain.db, &domain.tasks[index]).hash();
+            self.gold_hashes.insert(index, gold);
+        }
+        let (Some(episode), Some(gold)) = (&self.episode, self.gold_hashes.get(&index)) else {
+            return Err(Error::InvalidState("no episode".into()));
+        };
+        let task = &self.domain()?.tasks[index];
+        let verdict = reward::judge(&episode.db, gold, task, &episode.said);
         agents.end_all(&[(ASSISTANT, verdict.reward), (USER, verdict.reward)]);
         for agent in [ASSISTANT, USER] {
             agents.info(agent, "ended", how);
@@ -183,6 +194,7 @@ impl MultiAgentEnvironment for Tau {
             seed: None,
             episode: None,
             domain: OnceCell::new(),
+            gold_hashes: HashMap::new(),
         };
         // Read the domain now, so bad data is reported when the env is made.
         let count = env.domain()?.tasks.len();
