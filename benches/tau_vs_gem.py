@@ -73,7 +73,10 @@ if side == "geode":
         def user(agent, observation):
             return customer(task["instruction"], said["last"])
 
-        env = SingleAgentEnv(gem.make("tau:Retail-v0", dataset=extra), "assistant", opponents={"user": user})
+        # 64 threads on a few cores: a call waits for a core on the wall clock, so the deadline
+        # is raised from 2 s (fuel still bounds each call's work).
+        inner = gem.make("tau:Retail-v0", dataset=extra, limits={"deadline_per_call": 120.0})
+        env = SingleAgentEnv(inner, "assistant", opponents={"user": user})
         env.reset(seed=index)
         reward, gold = 0.0, None
         for kind, payload in assistant_turns(task):
