@@ -33,6 +33,14 @@ report_failure() {
 }
 trap report_failure ERR
 
+# Waits for mdbook's install (started in the background) and passes on its status.
+wait_for_mdbook() {
+    local code=0
+    wait "$MDBOOK" || code=$?
+    [ "$code" = 0 ] || cat "$LOGS/mdbook-install.log"
+    return "$code"
+}
+
 # Waits for tests/doors/setup-all.sh (started in the background) and passes on its status.
 wait_for_venvs() {
     local code=0
@@ -67,6 +75,10 @@ bash tests/doors/setup-all.sh > "$LOGS/setup-all.log" 2>&1 &
 SETUP_ALL=$!
 step bash -o pipefail -c 'cargo test --release 2>&1 | tee "$0"' "$LOGS/cargo-test.log"
 step bash tests/noop-build/check.sh
+# mdbook compiles from source (minutes on two cores) at low priority while the Python suites and
+# the doors, mostly on one core, run; the book step waits for it.
+nice -n 19 bash docs/build.sh --tools-only > "$LOGS/mdbook-install.log" 2>&1 &
+MDBOOK=$!
 step target/py-venv/bin/python -m pytest -q tests/python
 step target/openenv-venv/bin/python -m pytest -q tests/openenv
 step wait_for_venvs
@@ -74,6 +86,7 @@ step bash host/serve/openenv-venv.sh 0.10
 step target/openenv10-venv/bin/python -m pytest -q tests/openenv
 step bash tests/doors/run.sh
 step bash tests/perturbed/replay.sh
+step wait_for_mdbook
 step bash docs/build.sh
 echo "tests/run-all.sh: every step passed. Wall time per step:"
 cat "$TIMES"
