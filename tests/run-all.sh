@@ -61,6 +61,9 @@ step() {
     echo "run-all: $(date -u +%H:%M:%S) done in $((SECONDS - started)) s: $*"
 }
 
+# The wheel (host/python alone) and `cargo test --release` must ask for the same features of every
+# crate they share, or the second build compiles them (and all that depends on them) again.
+step bash .ci/unified-features.sh
 step cargo clippy --workspace --all-targets --release -- -D warnings
 RUSTDOCFLAGS="-D warnings" step cargo doc --release --no-deps -p geode-runtime -p geode-builtins \
     -p geode-search -p geode-mcp -p geode-serve -p geode-sdk -p geode-games -p geode-order

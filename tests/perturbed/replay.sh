@@ -22,7 +22,7 @@ perturbed=(env PYTHONHASHSEED="$SEED" GEODE_SHUFFLE_LISTINGS="$SEED" LC_ALL=C LA
 # and seeded starts, the tools' outputs, QA's verdicts) and the math grader's goldens. Built by
 # `cargo test --release` before this runs, so nothing is compiled here.
 (cd "$WORK" && "${perturbed[@]}" cargo test --release -q --manifest-path "$ROOT/Cargo.toml" \
-    --workspace --lib --tests -- gem golden)
+    --lib --tests -- gem golden)
 
 # Python: every rg id, the math grader through Python, GEM's ids, QA, code, Geometry3K.
 (cd "$WORK" && "${perturbed[@]}" "$PY" -m pytest -q -p no:cacheprovider --rootdir "$ROOT/tests/python" \
