@@ -793,10 +793,15 @@ fn tau_script(tasks: &[Value], drop: Option<usize>) -> String {
 /// Runs `geode eval` on `tau:Retail-v0` (every shipped task, `extra` flags after) with `script`
 /// playing the assistant and the `tau-user` policy the customer; returns what it printed.
 fn run_tau(script: &Path, out: &Path, extra: &[&str]) -> String {
+    run_tau_tasks(tau_tasks().len(), script, out, extra)
+}
+
+/// [`run_tau`] for `episodes` episodes (of a domain given in `extra`'s `--config`).
+fn run_tau_tasks(episodes: usize, script: &Path, out: &Path, extra: &[&str]) -> String {
     let assistant =
         ModelServer::start(&["--policy", "script", "--answers", script.to_str().unwrap()]);
     let customer = ModelServer::start(&["--policy", "tau-user"]);
-    let (count, user_url) = (tau_tasks().len().to_string(), customer.base_url());
+    let (count, user_url) = (episodes.to_string(), customer.base_url());
     let mut args = vec![
         "tau:Retail-v0",
         "--episodes",
@@ -895,6 +900,31 @@ fn tau_retail_with_a_model_playing_the_customer_scores_every_gold_task_and_repor
 }
 
 /// `value` as a Python literal (what TAU-bench's task files are written in).
+/// Writes `tasks` as TAU-bench's tasks file does: `NAME = [Task(...), ...]`.
+fn write_tau_tasks(path: &Path, name: &str, tasks: &[Value]) {
+    let mut source = format!("from tau_bench.types import Task, Action\n\n{name} = [\n");
+    for task in tasks {
+        let actions: Vec<String> = task["actions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                format!(
+                    "Action(name={}, kwargs={})",
+                    a["name"],
+                    python_literal(&a["kwargs"])
+                )
+            })
+            .collect();
+        source.push_str(&format!(
+            "    Task(\n        annotator=\"0\",\n        user_id={},\n        instruction={},\n        actions=[\n            {}\n        ],\n        outputs={},\n    ),\n",
+            task["user_id"], task["instruction"], actions.join(",\n            "), python_literal(&task["outputs"])
+        ));
+    }
+    source.push_str("]\n");
+    std::fs::write(path, source).unwrap();
+}
+
 fn python_literal(value: &Value) -> String {
     match value {
         Value::Null => "None".into(),
@@ -961,27 +991,7 @@ fn tau_import_reads_tau_benchs_layout_and_its_tasks_play_as_shipped() {
         .unwrap();
     std::fs::write(domain.join("wiki.md"), policy).unwrap();
     let tasks = tau_tasks();
-    let mut source = String::from("from tau_bench.types import Task, Action\n\nTASKS_TEST = [\n");
-    for task in &tasks {
-        let actions: Vec<String> = task["actions"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| {
-                format!(
-                    "Action(name={}, kwargs={})",
-                    a["name"],
-                    python_literal(&a["kwargs"])
-                )
-            })
-            .collect();
-        source.push_str(&format!(
-            "    Task(\n        annotator=\"0\",\n        user_id={},\n        instruction={},\n        actions=[\n            {}\n        ],\n        outputs={},\n    ),\n",
-            task["user_id"], task["instruction"], actions.join(",\n            "), python_literal(&task["outputs"])
-        ));
-    }
-    source.push_str("]\n");
-    std::fs::write(domain.join("tasks_test.py"), source).unwrap();
+    write_tau_tasks(&domain.join("tasks_test.py"), "TASKS_TEST", &tasks);
 
     let imported = dir.join("imported.jsonl");
     let printed = run_ok(&[
@@ -1008,19 +1018,151 @@ fn tau_import_reads_tau_benchs_layout_and_its_tasks_play_as_shipped() {
         lines.iter().find(|l| l["success"] != true)
     );
 
-    // The airline domain's tools are not implemented: its directory is refused with the reason.
-    let airline = dir.join("airline");
-    std::fs::create_dir_all(airline.join("data")).unwrap();
-    std::fs::write(airline.join("data/flights.json"), "{}").unwrap();
+    // A directory that is neither domain is refused with the reason.
+    let unknown = dir.join("unknown");
+    std::fs::create_dir_all(unknown.join("data")).unwrap();
+    std::fs::write(unknown.join("data/flights.json"), "{}").unwrap();
     let refused = geode(&[
         "tau-import".into(),
-        airline.display().to_string(),
+        unknown.display().to_string(),
         "--out".into(),
         dir.join("a.jsonl").display().to_string(),
     ]);
     assert!(
-        !refused.status.success() && text(&refused.stderr).contains("airline"),
+        !refused.status.success() && text(&refused.stderr).contains("reservations.json"),
         "{}",
         text(&refused.stderr)
     );
+}
+
+/// An airline domain in TAU-bench's layout (records, policy, `TASKS = [...]`), imported by
+/// `geode tau-import` and played through `geode eval` with the model server on both seats:
+/// every task's gold actions (a booking paid three ways, a flight change paid by gift card, a
+/// cancellation, added bags, a certificate) score 1.0, and skipping the last one scores 0.0.
+#[test]
+fn tau_import_reads_an_airline_domain_and_eval_plays_it() {
+    use serde_json::json;
+    let dir = scratch("tau-airline");
+    let domain = dir.join("airline");
+    std::fs::create_dir_all(domain.join("data")).unwrap();
+    let day = |price: i64| {
+        json!({"status": "available",
+               "available_seats": {"basic_economy": 9, "economy": 9, "business": 9},
+               "prices": {"basic_economy": price / 2, "economy": price, "business": price * 3}})
+    };
+    let flight = |number: &str, from: &str, to: &str, price: i64| {
+        json!({"flight_number": number, "origin": from, "destination": to,
+               "scheduled_departure_time_est": "08:00:00", "scheduled_arrival_time_est": "10:00:00",
+               "dates": {"2024-05-20": day(price), "2024-05-21": day(price + 40)}})
+    };
+    let files = [
+        (
+            "users",
+            json!({"lena_ortiz_1": {
+            "name": {"first_name": "Lena", "last_name": "Ortiz"}, "dob": "1985-06-07",
+            "email": "lena@example.com", "membership": "silver", "saved_passengers": [],
+            "payment_methods": {
+                "credit_card_11": {"source": "credit_card", "brand": "visa", "last_four": "4242", "id": "credit_card_11"},
+                "gift_card_12": {"source": "gift_card", "amount": 400, "id": "gift_card_12"},
+                "certificate_13": {"source": "certificate", "amount": 150, "id": "certificate_13"}},
+            "reservations": ["LO1234"]}}),
+        ),
+        (
+            "flights",
+            json!({"HAT101": flight("HAT101", "BOS", "MIA", 210),
+                           "HAT102": flight("HAT102", "MIA", "BOS", 190)}),
+        ),
+        (
+            "reservations",
+            json!({"LO1234": {
+            "reservation_id": "LO1234", "user_id": "lena_ortiz_1", "origin": "BOS",
+            "destination": "MIA", "flight_type": "one_way", "cabin": "economy",
+            "flights": [{"flight_number": "HAT101", "date": "2024-05-20", "price": 200,
+                         "origin": "BOS", "destination": "MIA"}],
+            "passengers": [{"first_name": "Lena", "last_name": "Ortiz", "dob": "1985-06-07"}],
+            "payment_history": [{"payment_id": "credit_card_11", "amount": 200}],
+            "created_at": "2024-05-02T09:00:00", "total_baggages": 0, "nonfree_baggages": 0,
+            "insurance": "no"}}),
+        ),
+    ];
+    for (table, records) in &files {
+        std::fs::write(
+            domain.join(format!("data/{table}.json")),
+            records.to_string(),
+        )
+        .unwrap();
+    }
+    std::fs::write(domain.join("wiki.md"), "# Airline policy\n\nBe exact.\n").unwrap();
+    let task = |instruction: &str, actions: Value, outputs: Value| json!({"user_id": "lena_ortiz_1", "instruction": instruction, "actions": actions, "outputs": outputs});
+    let tasks = vec![
+        task(
+            "You want a round trip Boston to Miami on May 20, back May 21, economy, one bag paid, insurance.",
+            json!([{"name": "book_reservation", "kwargs": {
+                "user_id": "lena_ortiz_1", "origin": "BOS", "destination": "MIA",
+                "flight_type": "round_trip", "cabin": "economy",
+                "flights": [{"flight_number": "HAT101", "date": "2024-05-20"},
+                            {"flight_number": "HAT102", "date": "2024-05-21"}],
+                "passengers": [{"first_name": "Lena", "last_name": "Ortiz", "dob": "1985-06-07"}],
+                "payment_methods": [{"payment_id": "certificate_13", "amount": 150},
+                                    {"payment_id": "gift_card_12", "amount": 200},
+                                    {"payment_id": "credit_card_11", "amount": 170}],
+                "total_baggages": 1, "nonfree_baggages": 1, "insurance": "yes"}}]),
+            json!(["520"]),
+        ),
+        task(
+            "You want your Boston to Miami flight moved to May 21, paid with your gift card.",
+            json!([{"name": "get_reservation_details", "kwargs": {"reservation_id": "LO1234"}},
+                   {"name": "update_reservation_flights", "kwargs": {
+                       "reservation_id": "LO1234", "cabin": "economy",
+                       "flights": [{"flight_number": "HAT101", "date": "2024-05-21"}],
+                       "payment_id": "gift_card_12"}}]),
+            json!(["50"]),
+        ),
+        task(
+            "You want to cancel reservation LO1234 and be sent a certificate of 100 for the trouble.",
+            json!([{"name": "cancel_reservation", "kwargs": {"reservation_id": "LO1234"}},
+                   {"name": "send_certificate", "kwargs": {"user_id": "lena_ortiz_1", "amount": 100}}]),
+            json!([]),
+        ),
+        task(
+            "You want two more checked bags on reservation LO1234, both paid, with your card ending 4242.",
+            json!([{"name": "update_reservation_baggages", "kwargs": {
+                "reservation_id": "LO1234", "total_baggages": 2, "nonfree_baggages": 2,
+                "payment_id": "credit_card_11"}}]),
+            json!([]),
+        ),
+    ];
+    write_tau_tasks(&domain.join("tasks_test.py"), "TASKS", &tasks);
+
+    let imported = dir.join("airline.jsonl");
+    let printed = run_ok(&[
+        "tau-import".into(),
+        domain.display().to_string(),
+        "--out".into(),
+        imported.display().to_string(),
+    ]);
+    assert!(printed.contains("4 records, 4 tasks"), "{printed}");
+    let config = serde_json::json!({"dataset": imported.display().to_string()}).to_string();
+    for (drop, expected) in [(None, true), (Some(usize::MAX), false)] {
+        // `Some(usize::MAX)`: each task's last gold action is left out.
+        let script = dir.join("assistant.jsonl");
+        let mut lines = String::new();
+        for task in &tasks {
+            let last = task["actions"].as_array().unwrap().len() - 1;
+            lines.push_str(&tau_script(std::slice::from_ref(task), drop.map(|_| last)));
+        }
+        std::fs::write(&script, lines).unwrap();
+        let out = dir.join(format!("out-{expected}"));
+        run_tau_tasks(tasks.len(), &script, &out, &["--config", &config]);
+        let lines = trajectories(&out);
+        assert_eq!(lines.len(), tasks.len());
+        for line in &lines {
+            assert_eq!(line["success"], expected, "{line}");
+            let last = line["turns"].as_array().unwrap().last().unwrap();
+            assert_eq!(
+                last["info"]["reward_info"]["database_matches"], expected,
+                "{line}"
+            );
+        }
+    }
 }

@@ -1,32 +1,47 @@
-//! The domain's database: users, orders and products, each a JSON object keyed by id (TAU-bench's
-//! retail schema), and its canonical hash, which the reward compares.
+//! The domain's database: tables of records, each a JSON object keyed by id (TAU-bench's
+//! schemas: `users`, `orders`, `products` for retail; `users`, `flights`, `reservations` for the
+//! airline), and its canonical hash, which the reward compares.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
 
 /// One episode's private copy of the records.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Db {
-    /// Users by user id.
-    pub users: Map<String, Value>,
-    /// Orders by order id.
-    pub orders: Map<String, Value>,
-    /// Products by product id.
-    pub products: Map<String, Value>,
+    /// Each table's records by id.
+    pub tables: BTreeMap<String, Map<String, Value>>,
 }
 
+/// What a table the domain does not have reads as.
+static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+
 impl Db {
-    /// The SHA-256 of the canonical JSON text of the records (keys sorted at every level,
-    /// numbers as serde_json writes them): equal records give equal hashes on any machine.
+    /// The records of `table` (none when the domain has no such table).
+    pub fn table(&self, table: &str) -> &Map<String, Value> {
+        self.tables.get(table).unwrap_or(&EMPTY)
+    }
+
+    /// The records of `table`, to change.
+    pub fn table_mut(&mut self, table: &str) -> &mut Map<String, Value> {
+        self.tables.entry(table.to_owned()).or_default()
+    }
+
+    /// The SHA-256 of the canonical JSON text of the tables (an object of the tables by name;
+    /// keys sorted at every level, numbers as serde_json writes them): equal records give equal
+    /// hashes on any machine.
     pub fn hash(&self) -> String {
         let mut text = String::with_capacity(1 << 16);
-        text.push_str("{\"orders\":");
-        canonical_map(&self.orders, &mut text);
-        text.push_str(",\"products\":");
-        canonical_map(&self.products, &mut text);
-        text.push_str(",\"users\":");
-        canonical_map(&self.users, &mut text);
+        text.push('{');
+        for (i, (name, records)) in self.tables.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&serde_json::to_string(name).unwrap_or_default());
+            text.push(':');
+            canonical_map(records, &mut text);
+        }
         text.push('}');
         let digest = Sha256::digest(text.as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
@@ -78,11 +93,9 @@ mod tests {
     use serde_json::json;
 
     fn db(users: Value) -> Db {
-        Db {
-            users: users.as_object().unwrap().clone(),
-            orders: Map::new(),
-            products: Map::new(),
-        }
+        let mut db = Db::default();
+        *db.table_mut("users") = users.as_object().unwrap().clone();
+        db
     }
 
     #[test]

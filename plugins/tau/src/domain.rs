@@ -1,14 +1,14 @@
 //! A domain as a host dataset holds it: one row per record, task and policy, each
-//! `{"table": T, "value": V}` with `T` one of `users`, `orders`, `products` (records in
-//! TAU-bench's schema, keyed by the row's `id` or else their `user_id`, `order_id`,
-//! `product_id`), `tasks` ([`Task`])
-//! and `policy` (the text). Read once per instance; every episode starts from a copy of the
-//! records.
+//! `{"table": T, "value": V}` with `T` one of the domain's record tables (records in
+//! TAU-bench's schema, keyed by the row's `id` or else by their own id field: see [`Kind`]),
+//! `tasks` ([`Task`]), `policy` (the text) and `domain` (`retail` or `airline`: which tools
+//! and tables; retail when no such row). Read once per instance; every episode starts from a
+//! copy of the records.
 
 use crate::db::Db;
 use geode_sdk::Error;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 /// One gold action of a task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -40,8 +40,54 @@ pub struct Task {
     pub outputs: Vec<String>,
 }
 
+/// Which business a domain is: it decides the record tables and the tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An online shop: users, orders, products (TAU-bench's retail).
+    Retail,
+    /// An airline: users, flights, reservations (TAU-bench's airline).
+    Airline,
+}
+
+impl Kind {
+    /// The kind named `name` in a `domain` row.
+    pub fn named(name: &str) -> Option<Kind> {
+        match name {
+            "retail" => Some(Kind::Retail),
+            "airline" => Some(Kind::Airline),
+            _ => None,
+        }
+    }
+
+    /// The record tables, each with the field its records are keyed by.
+    pub fn tables(self) -> &'static [(&'static str, &'static str)] {
+        match self {
+            Kind::Retail => &[
+                ("users", "user_id"),
+                ("orders", "order_id"),
+                ("products", "product_id"),
+            ],
+            Kind::Airline => &[
+                ("users", "user_id"),
+                ("flights", "flight_number"),
+                ("reservations", "reservation_id"),
+            ],
+        }
+    }
+
+    /// Whose customer service it is, for the customer's prompt.
+    pub fn business(self) -> &'static str {
+        match self {
+            Kind::Retail => "an online shop",
+            Kind::Airline => "an airline",
+        }
+    }
+}
+
 /// A loaded domain.
 pub struct Domain {
+    /// Which business: tables and tools.
+    pub kind: Kind,
     /// The records every episode starts from.
     pub db: Db,
     /// The tasks, by index.
@@ -60,11 +106,15 @@ fn rows(name: &str) -> Result<Vec<Map<String, Value>>, Error> {
 }
 
 /// Native unit tests: dataset `tau/STEM` is this plugin's `data/STEM.jsonl`, as the host
-/// compiles it in.
+/// compiles it in; a name ending in `.jsonl` is a file's path, as the host reads it.
 #[cfg(not(target_arch = "wasm32"))]
 fn rows(name: &str) -> Result<Vec<Map<String, Value>>, Error> {
-    let stem = name.strip_prefix("tau/").unwrap_or(name);
-    let path = format!("{}/data/{stem}.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let path = if name.ends_with(".jsonl") {
+        name.to_owned()
+    } else {
+        let stem = name.strip_prefix("tau/").unwrap_or(name);
+        format!("{}/data/{stem}.jsonl", env!("CARGO_MANIFEST_DIR"))
+    };
     let text = std::fs::read_to_string(&path)
         .map_err(|e| Error::InvalidState(format!("dataset `{name}` ({path}): {e}")))?;
     text.lines()
@@ -80,24 +130,37 @@ fn bad(name: &str, index: usize, why: impl std::fmt::Display) -> Error {
 impl Domain {
     /// Reads the domain in dataset `name`.
     pub fn load(name: &str) -> Result<Self, Error> {
-        let mut db = Db {
-            users: Map::new(),
-            orders: Map::new(),
-            products: Map::new(),
+        let rows = rows(name)?;
+        let kind = match rows
+            .iter()
+            .find(|r| r.get("table") == Some(&json!("domain")))
+        {
+            None => Kind::Retail,
+            Some(row) => row
+                .get("value")
+                .and_then(Value::as_str)
+                .and_then(Kind::named)
+                .ok_or_else(|| {
+                    Error::BadConfig(format!(
+                        "dataset `{name}`: the domain row must be \"retail\" or \"airline\""
+                    ))
+                })?,
         };
+        let mut db = Db::default();
+        for (table, _) in kind.tables() {
+            db.table_mut(table);
+        }
         let mut tasks = Vec::new();
         let mut policy = None;
-        for (i, mut row) in rows(name)?.into_iter().enumerate() {
+        for (i, mut row) in rows.into_iter().enumerate() {
             let table = row
                 .get("table")
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_owned();
             let value = row.remove("value").unwrap_or(Value::Null);
-            let (records, key) = match table.as_str() {
-                "users" => (&mut db.users, "user_id"),
-                "orders" => (&mut db.orders, "order_id"),
-                "products" => (&mut db.products, "product_id"),
+            match table.as_str() {
+                "domain" => continue,
                 "tasks" => {
                     let mut task: Task =
                         serde_json::from_value(value).map_err(|e| bad(name, i, e))?;
@@ -114,15 +177,18 @@ impl Domain {
                     policy = Some(text.to_owned());
                     continue;
                 }
-                other => {
-                    return Err(bad(
-                        name,
-                        i,
-                        format!(
-                            "unknown table `{other}` (tables: users, orders, products, tasks, policy)"
-                        ),
-                    ));
-                }
+                _ => {}
+            }
+            let Some(&(_, key)) = kind.tables().iter().find(|(t, _)| *t == table) else {
+                let names: Vec<&str> = kind.tables().iter().map(|(t, _)| *t).collect();
+                return Err(bad(
+                    name,
+                    i,
+                    format!(
+                        "unknown table `{table}` (tables: {}, tasks, policy, domain)",
+                        names.join(", ")
+                    ),
+                ));
             };
             // TAU-bench keys its users by id outside the record: a row may carry the id.
             let id = row.get("id").or_else(|| value.get(key));
@@ -133,13 +199,18 @@ impl Domain {
                     format!("a record of `{table}` needs a string `{key}`"),
                 ));
             };
-            records.insert(id, value);
+            db.table_mut(&table).insert(id, value);
         }
         if tasks.is_empty() {
             return Err(Error::BadConfig(format!("dataset `{name}` has no tasks")));
         }
         let policy = policy
             .ok_or_else(|| Error::BadConfig(format!("dataset `{name}` has no policy row")))?;
-        Ok(Domain { db, tasks, policy })
+        Ok(Domain {
+            kind,
+            db,
+            tasks,
+            policy,
+        })
     }
 }

@@ -97,13 +97,14 @@ impl Tau {
 
     /// The assistant's turn: a tool call, or a message for the customer.
     fn assistant_acts(&mut self, action: &str, agents: &mut Agents) -> Result<(), Error> {
+        let kind = self.domain()?.kind;
         let episode = self.episode()?;
         episode.actions += 1;
         episode.assistant_started = true;
         episode.to_assistant.clear();
         match call::parse(action) {
             Call::Tool { name, arguments } => {
-                let result = tools::run(&mut episode.db, &name, &arguments);
+                let result = tools::run(kind, &mut episode.db, &name, &arguments);
                 agents.info(ASSISTANT, "tool", &name);
                 let output = match &result {
                     Ok(output) => output.clone(),
@@ -150,7 +151,7 @@ impl Tau {
             .task;
         if !self.gold_hashes.contains_key(&index) {
             let domain = self.domain()?;
-            let gold = reward::gold_database(&domain.db, &domain.tasks[index]).hash();
+            let gold = reward::gold_database(domain.kind, &domain.db, &domain.tasks[index]).hash();
             self.gold_hashes.insert(index, gold);
         }
         let (Some(episode), Some(gold)) = (&self.episode, self.gold_hashes.get(&index)) else {
@@ -234,14 +235,14 @@ impl MultiAgentEnvironment for Tau {
             actions: 0,
             to_assistant: Vec::new(),
             assistant_started: false,
-            to_user: vec![prompt::user_prompt(task)],
+            to_user: vec![prompt::user_prompt(task, domain.kind)],
             said: Vec::new(),
         };
         for agent in [ASSISTANT, USER] {
             agents.info(agent, "task_id", &task.task_id);
             agents.info(agent, "task_index", index);
         }
-        agents.info(ASSISTANT, "tools", tools::function_specs());
+        agents.info(ASSISTANT, "tools", tools::function_specs(domain.kind));
         self.episode = Some(episode);
         agents.give_turn(USER);
         Ok(())
@@ -277,7 +278,10 @@ impl MultiAgentEnvironment for Tau {
             return news;
         }
         match self.domain() {
-            Ok(domain) => format!("{}\n\n{news}", prompt::assistant_intro(&domain.policy)),
+            Ok(domain) => format!(
+                "{}\n\n{news}",
+                prompt::assistant_intro(&domain.policy, domain.kind)
+            ),
             Err(e) => format!("{e}\n\n{news}"),
         }
     }
@@ -290,20 +294,36 @@ impl MultiAgentEnvironment for Tau {
                 "Could you help me with my order?".to_owned()
             };
         }
-        let order = self
+        let (table, tool, key, listing) = match self.domain().map(|d| d.kind) {
+            Ok(domain::Kind::Airline) => (
+                "reservations",
+                "get_reservation_details",
+                "reservation_id",
+                "list_all_airports",
+            ),
+            _ => (
+                "orders",
+                "get_order_details",
+                "order_id",
+                "list_all_product_types",
+            ),
+        };
+        let id = self
             .episode
             .as_ref()
             .and_then(|e| {
-                let ids: Vec<&String> = e.db.orders.keys().collect();
+                let ids: Vec<&String> = e.db.table(table).keys().collect();
                 rng.choice(&ids).map(|id| (*id).clone())
             })
             .unwrap_or_default();
         match rng.below(3) {
             0 => "How can I help you today?".to_owned(),
-            1 => "<tool_call><tool_name>list_all_product_types</tool_name><arguments>{}</arguments></tool_call>".to_owned(),
+            1 => format!(
+                "<tool_call><tool_name>{listing}</tool_name><arguments>{{}}</arguments></tool_call>"
+            ),
             _ => format!(
-                "<tool_call><tool_name>get_order_details</tool_name><arguments>{}</arguments></tool_call>",
-                json!({"order_id": order})
+                "<tool_call><tool_name>{tool}</tool_name><arguments>{}</arguments></tool_call>",
+                json!({ key: id })
             ),
         }
     }

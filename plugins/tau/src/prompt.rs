@@ -1,7 +1,7 @@
 //! What each seat reads first: the assistant its policy and tools, the customer their goal
 //! and the facts they may give.
 
-use crate::domain::Task;
+use crate::domain::{Kind, Task};
 use crate::tools;
 use serde_json::Value;
 
@@ -9,7 +9,7 @@ use serde_json::Value;
 pub const STOP: &str = "###STOP###";
 
 /// The assistant's opening: the policy, the tools, and how to call them.
-pub fn assistant_intro(policy: &str) -> String {
+pub fn assistant_intro(policy: &str, kind: Kind) -> String {
     let mut text = String::from(policy.trim_end());
     text.push_str(
         "\n\n## Tools\n\nCall one tool per turn by writing\n\
@@ -17,7 +17,7 @@ pub fn assistant_intro(policy: &str) -> String {
          (a chat-completions function call as JSON works too). Anything else you write is sent \
          to the customer.\n\n",
     );
-    for spec in tools::function_specs() {
+    for spec in tools::function_specs(kind) {
         let f = &spec["function"];
         text.push_str(&format!(
             "- {}: {}\n  arguments: {}\n",
@@ -48,10 +48,11 @@ fn fact_line(key: &str, value: &Value) -> String {
 }
 
 /// The customer's opening: who they are, what they want, what they know.
-pub fn user_prompt(task: &Task) -> String {
+pub fn user_prompt(task: &Task, kind: Kind) -> String {
     let mut text = format!(
-        "You are a customer of an online shop, chatting with its customer-service assistant.\n\
+        "You are a customer of {}, chatting with its customer-service assistant.\n\
          Your goal: {}\n",
+        kind.business(),
         task.instruction
     );
     if !task.facts.is_empty() {

@@ -4,7 +4,7 @@
 //! commas). The verdict names the check that failed.
 
 use crate::db::Db;
-use crate::domain::Task;
+use crate::domain::{Kind, Task};
 use crate::tools;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -28,11 +28,11 @@ pub struct Verdict {
 
 /// The records `task`'s gold actions leave when run on `initial` (a failing gold call changes
 /// nothing, as in TAU-bench).
-pub fn gold_database(initial: &Db, task: &Task) -> Db {
+pub fn gold_database(kind: Kind, initial: &Db, task: &Task) -> Db {
     let mut db = initial.clone();
     for action in &task.actions {
         if action.name != "respond" && action.name != tools::TRANSFER {
-            let _ = tools::run(&mut db, &action.name, &action.kwargs);
+            let _ = tools::run(kind, &mut db, &action.name, &action.kwargs);
         }
     }
     db

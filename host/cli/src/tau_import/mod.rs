@@ -23,11 +23,25 @@ pub struct TauImportArgs {
     split: String,
 }
 
-/// The tables of a domain whose tools geode implements, with their record files.
-const RETAIL: [(&str, &str); 3] = [
-    ("users", "users.json"),
-    ("orders", "orders.json"),
-    ("products", "products.json"),
+/// The domains geode implements: name, and the record tables with their files (the domain is
+/// told apart by its files).
+const DOMAINS: [(&str, [(&str, &str); 3]); 2] = [
+    (
+        "retail",
+        [
+            ("users", "users.json"),
+            ("orders", "orders.json"),
+            ("products", "products.json"),
+        ],
+    ),
+    (
+        "airline",
+        [
+            ("users", "users.json"),
+            ("flights", "flights.json"),
+            ("reservations", "reservations.json"),
+        ],
+    ),
 ];
 
 /// Runs `geode tau-import`.
@@ -45,7 +59,7 @@ pub fn run(args: &TauImportArgs) -> anyhow::Result<()> {
     println!(
         "wrote {} ({} records, {tasks} tasks); play it with --config '{{\"dataset\": \"{}\"}}'",
         args.out.display(),
-        rows.len() - tasks - 1,
+        rows.len() - tasks - 2,
         args.out.display()
     );
     Ok(())
@@ -54,17 +68,23 @@ pub fn run(args: &TauImportArgs) -> anyhow::Result<()> {
 /// The rows of the domain file for TAU-bench's domain in `dir`.
 pub fn import(dir: &Path, split: &str) -> anyhow::Result<Vec<Value>> {
     let data = dir.join("data");
-    if data.join("flights.json").exists() || data.join("reservations.json").exists() {
+    let Some((domain, tables)) = DOMAINS
+        .iter()
+        .find(|(_, tables)| tables.iter().all(|(_, file)| data.join(file).exists()))
+    else {
         bail!(
-            "{}: this is TAU-bench's airline domain; geode implements the retail domain's tools \
-             (users, orders, products) only",
+            "{}: not a TAU-bench domain geode knows: data/ must hold users.json, orders.json and \
+             products.json (retail) or users.json, flights.json and reservations.json (airline)",
             dir.display()
         );
-    }
+    };
     let policy = std::fs::read_to_string(dir.join("wiki.md"))
         .with_context(|| format!("{}: no wiki.md (the policy)", dir.display()))?;
-    let mut rows = vec![json!({"table": "policy", "value": policy})];
-    for (table, file) in RETAIL {
+    let mut rows = vec![
+        json!({"table": "domain", "value": domain}),
+        json!({"table": "policy", "value": policy}),
+    ];
+    for (table, file) in tables {
         let path = data.join(file);
         let records: serde_json::Map<String, Value> = serde_json::from_slice(
             &std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?,
@@ -81,9 +101,11 @@ pub fn import(dir: &Path, split: &str) -> anyhow::Result<Vec<Value>> {
             tasks_file.display()
         )
     })?;
+    // Retail names the list after its split, the airline calls it `TASKS`.
     let name = format!("TASKS_{}", split.to_uppercase());
     let tasks = py_literal::assigned_list(&source, &name)
-        .with_context(|| format!("reading {}", tasks_file.display()))?;
+        .or_else(|_| py_literal::assigned_list(&source, "TASKS"))
+        .with_context(|| format!("reading {} ({name} or TASKS)", tasks_file.display()))?;
     for (index, mut task) in tasks
         .as_array()
         .cloned()

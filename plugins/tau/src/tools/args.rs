@@ -63,3 +63,57 @@ impl<'a> Args<'a> {
         }
     }
 }
+
+impl<'a> Args<'a> {
+    /// Argument `key`, whatever its type.
+    pub fn value(&self, key: &str) -> Result<&'a Value, ToolError> {
+        self.get(key)
+    }
+
+    /// Argument `key`, an integer.
+    pub fn int(&self, key: &str) -> Result<i64, ToolError> {
+        let value = self.get(key)?;
+        value.as_i64().ok_or_else(|| {
+            ToolError::BadArguments(format!(
+                "argument `{key}` must be an integer, not {}",
+                clip(&value.to_string())
+            ))
+        })
+    }
+
+    /// Argument `key`, a number.
+    pub fn number(&self, key: &str) -> Result<&'a Value, ToolError> {
+        match self.get(key)? {
+            number @ Value::Number(_) => Ok(number),
+            other => Err(ToolError::BadArguments(format!(
+                "argument `{key}` must be a number, not {}",
+                clip(&other.to_string())
+            ))),
+        }
+    }
+
+    /// Argument `key`, a list of objects, each read as arguments of its own (an error names the
+    /// list and the item).
+    pub fn objects(&self, key: &str) -> Result<Vec<Args<'a>>, ToolError> {
+        let bad = |what: String| {
+            ToolError::BadArguments(format!("argument `{key}` must be a list of objects{what}"))
+        };
+        let Value::Array(items) = self.get(key)? else {
+            return Err(bad(String::new()));
+        };
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                item.as_object()
+                    .map(Args)
+                    .ok_or_else(|| bad(format!(": item {i} is {}", clip(&item.to_string()))))
+            })
+            .collect()
+    }
+
+    /// The object these arguments were read from.
+    pub fn object(&self) -> &'a Map<String, Value> {
+        self.0
+    }
+}

@@ -1,9 +1,9 @@
 //! Tools that change the records: orders cancelled, modified, returned or exchanged, a user's
 //! address. Every check runs before the first change, so a refused call changes nothing.
 
-use super::args::clip;
-use super::{Args, ToolError, ToolResult};
 use crate::db::{Db, round2};
+use crate::tools::args::clip;
+use crate::tools::{Args, ToolError, ToolResult};
 use serde_json::{Map, Value, json};
 
 const REASONS: [&str; 2] = ["no longer needed", "ordered by mistake"];
@@ -17,11 +17,13 @@ fn refused(why: &str) -> ToolError {
 }
 
 fn order<'a>(db: &'a Db, id: &str) -> Result<&'a Value, ToolError> {
-    db.orders.get(id).ok_or_else(|| not_found("order"))
+    db.table("orders").get(id).ok_or_else(|| not_found("order"))
 }
 
 fn order_mut<'a>(db: &'a mut Db, id: &str) -> Result<&'a mut Value, ToolError> {
-    db.orders.get_mut(id).ok_or_else(|| not_found("order"))
+    db.table_mut("orders")
+        .get_mut(id)
+        .ok_or_else(|| not_found("order"))
 }
 
 fn status(order: &Value) -> &str {
@@ -31,14 +33,14 @@ fn status(order: &Value) -> &str {
 /// The payment methods of the user who placed `order`.
 fn methods_of<'a>(db: &'a Db, order: &Value) -> Result<&'a Map<String, Value>, ToolError> {
     let user = order["user_id"].as_str().unwrap_or_default();
-    db.users
+    db.table("users")
         .get(user)
         .and_then(|u| u["payment_methods"].as_object())
         .ok_or_else(|| not_found("user"))
 }
 
 fn method_mut<'a>(db: &'a mut Db, user: &str, method: &str) -> Option<&'a mut Value> {
-    db.users.get_mut(user)?["payment_methods"].get_mut(method)
+    db.table_mut("users").get_mut(user)?["payment_methods"].get_mut(method)
 }
 
 fn is_gift_card(method: &Value) -> bool {
@@ -105,7 +107,7 @@ fn swaps(
             .ok_or_else(|| ToolError::NotFound(format!("item {} not found", clip(old))))?;
         let product = item["product_id"].as_str().unwrap_or_default();
         let variant = db
-            .products
+            .table("products")
             .get(product)
             .and_then(|p| p["variants"].get(*new))
             .filter(|v| v["available"].as_bool() == Some(true))
@@ -177,7 +179,10 @@ pub fn modify_pending_order_address(db: &mut Db, args: &Args) -> ToolResult {
 pub fn modify_user_address(db: &mut Db, args: &Args) -> ToolResult {
     let id = args.text("user_id")?;
     let new = address(args)?;
-    let user = db.users.get_mut(id).ok_or_else(|| not_found("user"))?;
+    let user = db
+        .table_mut("users")
+        .get_mut(id)
+        .ok_or_else(|| not_found("user"))?;
     user["address"] = new;
     Ok(user.to_string())
 }

@@ -1,8 +1,8 @@
 //! Tools that only read the records.
 
-use super::args::clip;
-use super::{Args, ToolError, ToolResult};
 use crate::db::Db;
+use crate::tools::args::clip;
+use crate::tools::{Args, ToolError, ToolResult};
 use serde_json::{Map, Value};
 
 fn not_found(what: &str) -> ToolError {
@@ -27,7 +27,7 @@ fn text_at<'a>(value: &'a Value, path: &[&str]) -> &'a str {
 /// `find_user_id_by_email`: the user whose email matches, ignoring case.
 pub fn find_user_id_by_email(db: &Db, args: &Args) -> ToolResult {
     let email = args.text("email")?.to_lowercase();
-    db.users
+    db.table("users")
         .iter()
         .find(|(_, user)| text_at(user, &["email"]).to_lowercase() == email)
         .map(|(id, _)| id.clone())
@@ -39,7 +39,7 @@ pub fn find_user_id_by_name_zip(db: &Db, args: &Args) -> ToolResult {
     let first = args.text("first_name")?.to_lowercase();
     let last = args.text("last_name")?.to_lowercase();
     let zip = args.text("zip")?;
-    db.users
+    db.table("users")
         .iter()
         .find(|(_, user)| {
             text_at(user, &["name", "first_name"]).to_lowercase() == first
@@ -52,25 +52,25 @@ pub fn find_user_id_by_name_zip(db: &Db, args: &Args) -> ToolResult {
 
 /// `get_user_details`.
 pub fn get_user_details(db: &Db, args: &Args) -> ToolResult {
-    record(&db.users, args.text("user_id")?, "user")
+    record(db.table("users"), args.text("user_id")?, "user")
 }
 
 /// `get_order_details`.
 pub fn get_order_details(db: &Db, args: &Args) -> ToolResult {
-    record(&db.orders, args.text("order_id")?, "order")
+    record(db.table("orders"), args.text("order_id")?, "order")
 }
 
 /// `get_product_details`.
 pub fn get_product_details(db: &Db, args: &Args) -> ToolResult {
     let id = args.text("product_id")?;
-    record(&db.products, id, "product")
+    record(db.table("products"), id, "product")
         .map_err(|_| ToolError::NotFound(format!("product {} not found", clip(id))))
 }
 
 /// `list_all_product_types`: product name to product id, sorted by name.
 pub fn list_all_product_types(db: &Db) -> ToolResult {
     let mut pairs: Vec<(&str, &str)> = db
-        .products
+        .table("products")
         .values()
         .map(|p| (text_at(p, &["name"]), text_at(p, &["product_id"])))
         .collect();
