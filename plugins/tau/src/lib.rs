@@ -1,5 +1,7 @@
 //! Customer service in the style of TAU-bench (`tau:Retail-v0`): an `assistant` serves a
-//! simulated customer, the `user`, by calling the shop's tools under a written policy.
+//! simulated customer, the `user`, by calling the business's tools under a written policy. The
+//! domain file (`dataset`) names the business: a shop (retail, the shipped domain) or an airline
+//! (TAU-bench's, through `geode tau-import`); it decides the record tables and the tools.
 //!
 //! - The customer speaks first. A message from the customer gives the turn to the assistant; a
 //!   tool call of the assistant runs against the episode's own copy of the records and keeps the
