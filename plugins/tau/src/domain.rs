@@ -148,7 +148,7 @@ impl Domain {
         };
         let mut db = Db::default();
         for (table, _) in kind.tables() {
-            db.table_mut(table);
+            db.ensure_table(table);
         }
         let mut tasks = Vec::new();
         let mut policy = None;
@@ -199,7 +199,7 @@ impl Domain {
                     format!("a record of `{table}` needs a string `{key}`"),
                 ));
             };
-            db.table_mut(&table).insert(id, value);
+            db.insert(&table, id, value);
         }
         if tasks.is_empty() {
             return Err(Error::BadConfig(format!("dataset `{name}` has no tasks")));

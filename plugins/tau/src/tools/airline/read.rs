@@ -33,7 +33,7 @@ const AIRPORTS: [(&str, &str); 20] = [
 fn record(db: &Db, table: &str, id: &str, what: &str) -> ToolResult {
     db.table(table)
         .get(id)
-        .map(Value::to_string)
+        .map(|r| r.to_string())
         .ok_or_else(|| ToolError::NotFound(format!("{what} not found")))
 }
 

@@ -14,7 +14,7 @@ fn day(status: &str, price: i64, seats: i64) -> Value {
 
 fn records() -> Db {
     let mut db = Db::default();
-    *db.table_mut("users") = json!({
+    let users = json!({
         "ana_1": {"name": {"first_name": "Ana", "last_name": "Ruiz"}, "dob": "1990-01-02",
                   "membership": "gold", "saved_passengers": [],
                   "payment_methods": {
@@ -26,7 +26,7 @@ fn records() -> Db {
     .as_object()
     .unwrap()
     .clone();
-    *db.table_mut("flights") = json!({
+    let flights = json!({
         "HAT001": {"flight_number": "HAT001", "origin": "JFK", "destination": "ORD",
                    "scheduled_departure_time_est": "08:00:00", "scheduled_arrival_time_est": "10:00:00",
                    "dates": {"2024-05-20": day("available", 200, 5), "2024-05-21": day("cancelled", 200, 0)}},
@@ -40,7 +40,7 @@ fn records() -> Db {
     .as_object()
     .unwrap()
     .clone();
-    *db.table_mut("reservations") = json!({
+    let reservations = json!({
         "RES001": {"reservation_id": "RES001", "user_id": "ana_1", "origin": "JFK", "destination": "ORD",
                    "flight_type": "one_way", "cabin": "economy",
                    "flights": [{"flight_number": "HAT001", "date": "2024-05-20", "price": 180,
@@ -54,6 +54,15 @@ fn records() -> Db {
     .as_object()
     .unwrap()
     .clone();
+    for (table, records) in [
+        ("users", users),
+        ("flights", flights),
+        ("reservations", reservations),
+    ] {
+        for (id, record) in records {
+            db.insert(table, id, record);
+        }
+    }
     db
 }
 
@@ -106,7 +115,7 @@ fn a_booking_is_priced_paid_and_recorded() {
                                           "price": 150, "origin": "ORD", "destination": "SEA"})
     );
     assert_eq!(made["payment_history"], payments);
-    assert_eq!(db.table("reservations")["HATHAT"], made);
+    assert_eq!(*db.table("reservations")["HATHAT"], made);
     let user = &db.table("users")["ana_1"];
     assert_eq!(user["reservations"], json!(["RES001", "HATHAT"]));
     assert_eq!(

@@ -44,14 +44,12 @@ fn reservation<'a>(db: &'a Db, args: &Args) -> Result<(String, &'a Value), ToolE
     let id = args.text("reservation_id")?;
     db.table("reservations")
         .get(id)
-        .map(|r| (id.to_owned(), r))
+        .map(|r| (id.to_owned(), &**r))
         .ok_or_else(|| not_found("reservation not found".into()))
 }
 
 fn reservation_mut<'a>(db: &'a mut Db, id: &str) -> &'a mut Value {
-    db.table_mut("reservations")
-        .get_mut(id)
-        .expect("looked up before")
+    db.record_mut("reservations", id).expect("looked up before")
 }
 
 fn cabin<'a>(args: &Args<'a>) -> Result<&'a str, ToolError> {
@@ -140,8 +138,7 @@ fn change_payment<'a>(
 /// card's balance falls by it, and a non-zero price enters the payment history.
 fn charge_change(db: &mut Db, user: &str, id: &str, price: Num, reservation: &str) {
     if let Some(method) = db
-        .table_mut("users")
-        .get_mut(user)
+        .record_mut("users", user)
         .and_then(|u| u["payment_methods"].get_mut(id))
         .filter(|m| text_at(m, "source") == "gift_card")
     {
@@ -241,10 +238,7 @@ pub fn book_reservation(db: &mut Db, args: &Args) -> ToolResult {
         "nonfree_baggages": nonfree_baggages,
         "insurance": args.value("insurance")?,
     });
-    let user = db
-        .table_mut("users")
-        .get_mut(user_id)
-        .expect("looked up before");
+    let user = db.record_mut("users", user_id).expect("looked up before");
     for payment in &payments {
         let payment_id = payment.text("payment_id")?;
         let amount = Num::of(payment.number("amount")?).unwrap_or(Num::Int(0));
@@ -266,8 +260,7 @@ pub fn book_reservation(db: &mut Db, args: &Args) -> ToolResult {
         ids.push(json!(id));
     }
     let text = record.to_string();
-    db.table_mut("reservations")
-        .insert((*id).to_owned(), record);
+    db.insert("reservations", (*id).to_owned(), record);
     Ok(text)
 }
 
@@ -374,8 +367,7 @@ pub fn send_certificate(db: &mut Db, args: &Args) -> ToolResult {
     let user_id = args.text("user_id")?;
     let amount = args.number("amount")?.clone();
     let user = db
-        .table_mut("users")
-        .get_mut(user_id)
+        .record_mut("users", user_id)
         .ok_or_else(|| not_found("user not found".into()))?;
     let Some(methods) = user["payment_methods"].as_object_mut() else {
         return Err(not_found("user has no payment methods".into()));

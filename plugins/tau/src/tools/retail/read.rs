@@ -1,6 +1,6 @@
 //! Tools that only read the records.
 
-use crate::db::Db;
+use crate::db::{Db, Table};
 use crate::tools::args::clip;
 use crate::tools::{Args, ToolError, ToolResult};
 use serde_json::{Map, Value};
@@ -10,10 +10,10 @@ fn not_found(what: &str) -> ToolError {
 }
 
 /// A record of `table` by id, as JSON text.
-fn record(table: &Map<String, Value>, id: &str, what: &str) -> ToolResult {
+fn record(table: &Table, id: &str, what: &str) -> ToolResult {
     table
         .get(id)
-        .map(Value::to_string)
+        .map(|r| r.to_string())
         .ok_or_else(|| not_found(what))
 }
 

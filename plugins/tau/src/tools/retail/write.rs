@@ -17,12 +17,14 @@ fn refused(why: &str) -> ToolError {
 }
 
 fn order<'a>(db: &'a Db, id: &str) -> Result<&'a Value, ToolError> {
-    db.table("orders").get(id).ok_or_else(|| not_found("order"))
+    db.table("orders")
+        .get(id)
+        .map(|order| &**order)
+        .ok_or_else(|| not_found("order"))
 }
 
 fn order_mut<'a>(db: &'a mut Db, id: &str) -> Result<&'a mut Value, ToolError> {
-    db.table_mut("orders")
-        .get_mut(id)
+    db.record_mut("orders", id)
         .ok_or_else(|| not_found("order"))
 }
 
@@ -40,7 +42,7 @@ fn methods_of<'a>(db: &'a Db, order: &Value) -> Result<&'a Map<String, Value>, T
 }
 
 fn method_mut<'a>(db: &'a mut Db, user: &str, method: &str) -> Option<&'a mut Value> {
-    db.table_mut("users").get_mut(user)?["payment_methods"].get_mut(method)
+    db.record_mut("users", user)?["payment_methods"].get_mut(method)
 }
 
 fn is_gift_card(method: &Value) -> bool {
@@ -180,8 +182,7 @@ pub fn modify_user_address(db: &mut Db, args: &Args) -> ToolResult {
     let id = args.text("user_id")?;
     let new = address(args)?;
     let user = db
-        .table_mut("users")
-        .get_mut(id)
+        .record_mut("users", id)
         .ok_or_else(|| not_found("user"))?;
     user["address"] = new;
     Ok(user.to_string())
