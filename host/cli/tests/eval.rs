@@ -900,6 +900,16 @@ fn tau_retail_with_a_model_playing_the_customer_scores_every_gold_task_and_repor
 }
 
 /// `value` as a Python literal (what TAU-bench's task files are written in).
+/// Runs `geode tau-import DOMAIN --out OUT`; returns what it printed.
+fn tau_import(domain: &Path, out: &Path) -> String {
+    run_ok(&[
+        "tau-import".into(),
+        domain.display().to_string(),
+        "--out".into(),
+        out.display().to_string(),
+    ])
+}
+
 /// Writes `tasks` as TAU-bench's tasks file does: `NAME = [Task(...), ...]`.
 fn write_tau_tasks(path: &Path, name: &str, tasks: &[Value]) {
     let mut source = format!("from tau_bench.types import Task, Action\n\n{name} = [\n");
@@ -994,12 +1004,7 @@ fn tau_import_reads_tau_benchs_layout_and_its_tasks_play_as_shipped() {
     write_tau_tasks(&domain.join("tasks_test.py"), "TASKS_TEST", &tasks);
 
     let imported = dir.join("imported.jsonl");
-    let printed = run_ok(&[
-        "tau-import".into(),
-        domain.display().to_string(),
-        "--out".into(),
-        imported.display().to_string(),
-    ]);
+    let printed = tau_import(&domain, &imported);
     assert!(
         printed.contains(&format!("{} tasks", tasks.len())),
         "{printed}"
@@ -1135,12 +1140,7 @@ fn tau_import_reads_an_airline_domain_and_eval_plays_it() {
     write_tau_tasks(&domain.join("tasks_test.py"), "TASKS", &tasks);
 
     let imported = dir.join("airline.jsonl");
-    let printed = run_ok(&[
-        "tau-import".into(),
-        domain.display().to_string(),
-        "--out".into(),
-        imported.display().to_string(),
-    ]);
+    let printed = tau_import(&domain, &imported);
     assert!(printed.contains("4 records, 4 tasks"), "{printed}");
     let config = serde_json::json!({"dataset": imported.display().to_string()}).to_string();
     for (drop, expected) in [(None, true), (Some(usize::MAX), false)] {

@@ -56,25 +56,9 @@ impl Db {
     /// hashes on any machine. The text is hashed as it is written, never held whole.
     pub fn hash(&self) -> String {
         let mut out = Sha256::new();
-        out.push('{');
-        for (i, (name, records)) in self.tables.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&serde_json::to_string(name).unwrap_or_default());
-            out.push(':');
-            out.push('{');
-            for (j, (id, record)) in records.iter().enumerate() {
-                if j > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::to_string(id).unwrap_or_default());
-                out.push(':');
-                canonical(record, &mut out);
-            }
-            out.push('}');
-        }
-        out.push('}');
+        object(self.tables.iter(), &mut out, |records, out| {
+            object(records.iter(), out, |record, out| canonical(record, out));
+        });
         out.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }
 }
@@ -119,7 +103,7 @@ impl Sink for Sha256 {
 }
 
 /// Appends the canonical JSON text of `value` to `out`: object keys in byte order, no spaces.
-fn canonical(value: &Value, out: &mut impl Sink) {
+fn canonical<S: Sink>(value: &Value, out: &mut S) {
     match value {
         Value::Object(map) => canonical_map(map, out),
         Value::Array(items) => {
@@ -136,17 +120,26 @@ fn canonical(value: &Value, out: &mut impl Sink) {
     }
 }
 
-fn canonical_map(map: &Map<String, Value>, out: &mut impl Sink) {
+fn canonical_map<S: Sink>(map: &Map<String, Value>, out: &mut S) {
     let mut entries: Vec<(&String, &Value)> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
+    object(entries.into_iter(), out, |value, out| canonical(value, out));
+}
+
+/// Appends a JSON object of `entries` (already in key order), each value written by `value`.
+fn object<'a, T, S: Sink>(
+    entries: impl Iterator<Item = (&'a String, T)>,
+    out: &mut S,
+    mut value: impl FnMut(T, &mut S),
+) {
     out.push('{');
-    for (i, (key, value)) in entries.into_iter().enumerate() {
+    for (i, (key, item)) in entries.enumerate() {
         if i > 0 {
             out.push(',');
         }
         out.push_str(&serde_json::to_string(key).unwrap_or_default());
         out.push(':');
-        canonical(value, out);
+        value(item, out);
     }
     out.push('}');
 }

@@ -80,43 +80,47 @@ pub fn run(kind: Kind, db: &mut Db, name: &str, arguments: &Value) -> ToolResult
     })
 }
 
+/// A tool as the assistant is shown it: name, description, JSON-schema properties of its
+/// arguments, and the required ones.
+type ToolDef = (&'static str, &'static str, Value, Vec<&'static str>);
+
 /// Every tool of a `kind` domain as a chat-completions function spec.
 pub fn function_specs(kind: Kind) -> Vec<Value> {
-    let s = |d: &str| json!({"type": "string", "description": d});
-    let mut tools = vec![
-        spec(
+    let s = text;
+    let mut tools: Vec<ToolDef> = vec![
+        (
             "calculate",
             "Evaluate an arithmetic expression (numbers, + - * / and parentheses); the result is rounded to 2 decimals.",
             json!({"expression": s("The expression, such as '2 * (3 + 4.5)'.")}),
-            &["expression"],
+            vec!["expression"],
         ),
-        spec(
+        (
             "think",
             "Think about something without changing anything; the thought is only recorded.",
             json!({"thought": s("The thought.")}),
-            &["thought"],
+            vec!["thought"],
         ),
-        spec(
+        (
             TRANSFER,
             "Hand the customer to a human agent, with a summary of the issue. Only when the request cannot be handled under the policy and with the tools.",
             json!({"summary": s("A summary of the customer's issue.")}),
-            &["summary"],
+            vec!["summary"],
         ),
     ];
     tools.extend(match kind {
-        Kind::Retail => retail::function_specs(),
-        Kind::Airline => airline::function_specs(),
+        Kind::Retail => retail::tools(),
+        Kind::Airline => airline::tools(),
     });
     tools
-}
-
-/// One tool as a chat-completions function spec.
-fn spec(name: &str, description: &str, properties: Value, required: &[&str]) -> Value {
-    json!({"type": "function", "function": {
-        "name": name,
-        "description": description,
-        "parameters": {"type": "object", "properties": properties, "required": required},
-    }})
+        .into_iter()
+        .map(|(name, description, properties, required)| {
+            json!({"type": "function", "function": {
+                "name": name,
+                "description": description,
+                "parameters": {"type": "object", "properties": properties, "required": required},
+            }})
+        })
+        .collect()
 }
 
 /// A string property with a description.

@@ -4,7 +4,7 @@ mod num;
 mod read;
 mod write;
 
-use super::{Args, ToolResult};
+use super::{Args, ToolDef, ToolResult};
 use crate::db::Db;
 use serde_json::{Value, json};
 
@@ -26,8 +26,8 @@ pub fn run(db: &mut Db, name: &str, args: &Args) -> Option<ToolResult> {
     })
 }
 
-/// The airline tools as chat-completions function specs.
-pub fn function_specs() -> Vec<Value> {
+/// The airline tools with what each takes.
+pub fn tools() -> Vec<ToolDef> {
     let s = super::text;
     let int = |d: &str| json!({"type": "integer", "description": d});
     let one_of = |values: &[&str]| json!({"type": "string", "enum": values});
@@ -56,7 +56,7 @@ pub fn function_specs() -> Vec<Value> {
     let payment = || {
         s("A payment method id of the user, such as 'credit_card_7815826' or 'gift_card_7815826'.")
     };
-    let tools: Vec<(&str, &str, Value, Vec<&str>)> = vec![
+    let tools: Vec<ToolDef> = vec![
         (
             "get_user_details",
             "The details of a user: profile, payment methods, saved passengers, membership and reservation ids.",
@@ -166,11 +166,6 @@ pub fn function_specs() -> Vec<Value> {
         ),
     ];
     tools
-        .into_iter()
-        .map(|(name, description, properties, required)| {
-            super::spec(name, description, properties, &required)
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 mod read;
 mod write;
 
-use super::{Args, ToolResult};
+use super::{Args, ToolDef, ToolResult};
 use crate::db::Db;
 use serde_json::{Value, json};
 
@@ -27,8 +27,8 @@ pub fn run(db: &mut Db, name: &str, args: &Args) -> Option<ToolResult> {
     })
 }
 
-/// The retail tools as chat-completions function specs.
-pub fn function_specs() -> Vec<Value> {
+/// The retail tools with what each takes.
+pub fn tools() -> Vec<ToolDef> {
     let s = super::text;
     let ids = |d: &str| json!({"type": "array", "items": {"type": "string"}, "description": d});
     let address = || {
@@ -48,7 +48,7 @@ pub fn function_specs() -> Vec<Value> {
         base
     };
     let address_keys = ["address1", "address2", "city", "state", "country", "zip"];
-    let tools: Vec<(&str, &str, Value, Vec<&str>)> = vec![
+    let tools: Vec<ToolDef> = vec![
         (
             "find_user_id_by_email",
             "Find a customer's user id by their email.",
@@ -140,9 +140,4 @@ pub fn function_specs() -> Vec<Value> {
         ),
     ];
     tools
-        .into_iter()
-        .map(|(name, description, properties, required)| {
-            super::spec(name, description, properties, &required)
-        })
-        .collect()
 }
