@@ -73,8 +73,8 @@ enum Command {
     Reverify(eval::ReverifyArgs),
     /// Compile every built-in component ahead of time, so no first use waits for a compile.
     Precompile(precompile::PrecompileArgs),
-    /// Convert TAU-bench's own retail data and tasks (a copy you have) into a domain file for
-    /// the `tau:*` envs.
+    /// Convert TAU-bench's own retail or airline data and tasks (a copy you have) into a domain
+    /// file for the `tau:*` envs.
     TauImport(tau_import::TauImportArgs),
 }
 
